@@ -1,0 +1,34 @@
+package io.binlogapplier;
+
+/**
+ * A failure that stops binlog-applier, carrying the exit code and a one-line message that names
+ * the cause and the fix. Expected failures (bad input, unreachable servers) are logged as that
+ * one line without a stack trace; {@link ExitCode#INTERNAL} ones with it.
+ */
+public final class ApplierException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final ExitCode exitCode;
+
+    public ApplierException(ExitCode exitCode, String message) {
+        super(message);
+        this.exitCode = exitCode;
+    }
+
+    public ApplierException(ExitCode exitCode, String message, Throwable cause) {
+        super(message, cause);
+        this.exitCode = exitCode;
+    }
+
+    public ExitCode exitCode() {
+        return exitCode;
+    }
+
+    /** Wraps anything into an ApplierException, keeping one that already is. */
+    public static ApplierException of(Throwable t) {
+        if (t instanceof ApplierException ae) {
+            return ae;
+        }
+        return new ApplierException(ExitCode.INTERNAL, "internal error: " + t, t);
+    }
+}

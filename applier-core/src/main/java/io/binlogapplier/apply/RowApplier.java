@@ -1,0 +1,307 @@
+package io.binlogapplier.apply;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.binlog.RowsKind;
+import io.binlogapplier.binlog.TableMap;
+import io.binlogapplier.transaction.Change;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Applies row changes to one target connection as prepared SQL (see {@link RowSql}). Owned by one
+ * worker thread; keeps that connection's prepared statements and session flags.
+ */
+final class RowApplier implements AutoCloseable {
+    /** Most rows in one multi-row INSERT. */
+    static final int MAX_ROWS_PER_INSERT = 128;
+    /** Most bytes of row data in one multi-row INSERT. */
+    static final long MAX_BYTES_PER_INSERT = 4L << 20;
+    private static final int MAX_PLACEHOLDERS = 65_535;
+
+    private final Connection connection;
+    private final TableSchemaCache schemas;
+    private final Map<String, TablePlan> plans = new HashMap<>();
+    private Boolean foreignKeyChecks;
+    private Boolean uniqueChecks;
+
+    RowApplier(Connection connection, TableSchemaCache schemas) {
+        this.connection = connection;
+        this.schemas = schemas;
+    }
+
+    /**
+     * Applies one rows event.
+     *
+     * @param where names the transaction in error messages
+     * @param idempotent the unit may have been applied before (replay after a crash): for
+     *     non-transactional tables INSERT becomes REPLACE and a missing row is not an error
+     */
+    void apply(Change.Rows rows, String where, boolean idempotent) throws SQLException {
+        TableMap map = rows.table();
+        TablePlan plan = plan(map);
+        sessionFlags(rows.foreignKeyChecks(), rows.uniqueChecks());
+        // Only a non-transactional table can hold changes from before a crash; InnoDB rolled them back.
+        boolean replay = idempotent && !plan.schema.transactional();
+        switch (rows.kind()) {
+            case INSERT -> insert(plan, rows, where, replay);
+            case UPDATE -> updateOrDelete(plan, rows, where, replay, true);
+            case DELETE -> updateOrDelete(plan, rows, where, replay, false);
+        }
+    }
+
+    private TablePlan plan(TableMap map) throws SQLException {
+        String key = map.schema() + "\u0000" + map.table();
+        TableSchema schema = schemas.get(map.schema(), map.table(), connection);
+        TablePlan plan = plans.get(key);
+        if (plan == null || plan.schema != schema || plan.columnCount != map.columnCount()
+            || plan.columnNames != map.columnNames()) {
+            if (plan != null) {
+                plan.close();
+            }
+            plan = new TablePlan(schema, map);
+            plans.put(key, plan);
+        }
+        return plan;
+    }
+
+    private void sessionFlags(boolean fk, boolean unique) throws SQLException {
+        if (foreignKeyChecks == null || foreignKeyChecks != fk || uniqueChecks == null || uniqueChecks != unique) {
+            try (Statement s = connection.createStatement()) {
+                s.execute("SET SESSION foreign_key_checks=" + (fk ? 1 : 0) + ", unique_checks=" + (unique ? 1 : 0));
+            }
+            foreignKeyChecks = fk;
+            uniqueChecks = unique;
+        }
+    }
+
+    /** Forget session state (after a reconnect or rollback of SET statements). */
+    void resetSession() {
+        foreignKeyChecks = null;
+        uniqueChecks = null;
+    }
+
+    private void insert(TablePlan plan, Change.Rows rows, String where, boolean replace) throws SQLException {
+        BitSet present = rows.afterColumns();
+        int[] cols = plan.writable(present);
+        List<Object[]> images = rows.rows();
+        int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / Math.max(1, cols.length)));
+        int i = 0;
+        while (i < images.size()) {
+            int n = 0;
+            long bytes = 0;
+            while (i + n < images.size() && n < maxRows && (n == 0 || bytes < MAX_BYTES_PER_INSERT)) {
+                bytes += approxBytes(images.get(i + n), cols);
+                n++;
+            }
+            // Power-of-two chunks keep the number of distinct prepared statements small.
+            int chunk = Integer.highestOneBit(n);
+            PreparedStatement ps = plan.statement(RowsKind.INSERT, present, present, chunk, replace,
+                () -> RowSql.insert(plan.schema, plan.columns(cols), chunk, replace));
+            int p = 1;
+            for (int r = 0; r < chunk; r++) {
+                Object[] image = images.get(i + r);
+                for (int c : cols) {
+                    plan.bind(ps, p++, image, c);
+                }
+            }
+            try {
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                throw failure(e, "INSERT into " + plan.schema, where);
+            }
+            i += chunk;
+        }
+    }
+
+    private void updateOrDelete(TablePlan plan, Change.Rows rows, String where, boolean idempotent, boolean update)
+        throws SQLException {
+        BitSet before = rows.beforeColumns();
+        BitSet after = rows.afterColumns();
+        int[] keyCols = plan.keyColumns(before);
+        boolean byKey = keyCols != null;
+        int[] whereCols = byKey ? keyCols : plan.writable(before);
+        int[] setCols = update ? plan.writable(after) : new int[0];
+        RowsKind kind = update ? RowsKind.UPDATE : RowsKind.DELETE;
+        PreparedStatement ps = plan.statement(kind, before, after, 1, false, () -> update
+            ? RowSql.update(plan.schema, plan.columns(setCols), plan.columns(whereCols), byKey)
+            : RowSql.delete(plan.schema, plan.columns(whereCols), byKey));
+        List<Object[]> images = rows.rows();
+        int step = update ? 2 : 1;
+        for (int r = 0; r < images.size(); r += step) {
+            Object[] beforeImage = images.get(r);
+            int p = 1;
+            if (update) {
+                Object[] afterImage = images.get(r + 1);
+                for (int c : setCols) {
+                    plan.bind(ps, p++, afterImage, c);
+                }
+            }
+            for (int c : whereCols) {
+                plan.bind(ps, p++, beforeImage, c);
+            }
+            int found;
+            try {
+                found = ps.executeUpdate();
+            } catch (SQLException e) {
+                throw failure(e, (update ? "UPDATE of " : "DELETE from ") + plan.schema, where);
+            }
+            if (found == 0 && !idempotent) {
+                throw new ApplierException(ExitCode.TARGET_DATA_CONFLICT, (update ? "UPDATE" : "DELETE")
+                    + " found no row in " + plan.schema + " where " + plan.describe(beforeImage, whereCols)
+                    + " (" + where + "): the target's data differs from the source's; repair or re-seed the target"
+                    + " and restart");
+            }
+        }
+    }
+
+    private static long approxBytes(Object[] image, int[] cols) {
+        long n = 0;
+        for (int c : cols) {
+            Object v = image[c];
+            n += v instanceof byte[] b ? b.length : 8;
+        }
+        return n;
+    }
+
+    private SQLException failure(SQLException e, String what, String where) {
+        if (SqlErrors.verdict(e) != SqlErrors.Verdict.FATAL) {
+            return e;
+        }
+        throw SqlErrors.fatal(e, what, where);
+    }
+
+    @Override
+    public void close() {
+        for (TablePlan p : plans.values()) {
+            p.close();
+        }
+        plans.clear();
+    }
+
+    /** What one worker knows of one table: mapping, statements by row shape. */
+    private final class TablePlan {
+        final TableSchema schema;
+        final int columnCount;
+        final List<String> columnNames;
+        final int[] targetOf;
+        final int[] types;
+        final boolean[] unsigned;
+        final Map<ShapeKey, PreparedStatement> statements = new HashMap<>();
+        final Map<BitSet, int[]> writableCache = new HashMap<>();
+
+        TablePlan(TableSchema schema, TableMap map) {
+            this.schema = schema;
+            this.columnCount = map.columnCount();
+            this.columnNames = map.columnNames();
+            this.targetOf = ColumnMapping.of(map, schema);
+            this.types = map.types();
+            this.unsigned = new boolean[columnCount];
+            for (int i = 0; i < columnCount; i++) {
+                unsigned[i] = map.unsigned() != null ? map.unsigned()[i] : schema.columns().get(targetOf[i]).unsigned();
+            }
+        }
+
+        /** Source columns present in the image that the target lets us write (not generated). */
+        int[] writable(BitSet present) {
+            return writableCache.computeIfAbsent(present, p -> {
+                List<Integer> out = new ArrayList<>();
+                for (int i = p.nextSetBit(0); i >= 0; i = p.nextSetBit(i + 1)) {
+                    if (!schema.columns().get(targetOf[i]).generated()) {
+                        out.add(i);
+                    }
+                }
+                return out.stream().mapToInt(Integer::intValue).toArray();
+            });
+        }
+
+        /** Source columns of the lookup key, if the before image has them all; else null. */
+        int[] keyColumns(BitSet before) {
+            if (schema.lookupKey().isEmpty()) {
+                return null;
+            }
+            int[] out = new int[schema.lookupKey().size()];
+            for (int k = 0; k < out.length; k++) {
+                int target = schema.lookupKey().get(k);
+                int source = -1;
+                for (int i = 0; i < columnCount; i++) {
+                    if (targetOf[i] == target) {
+                        source = i;
+                        break;
+                    }
+                }
+                if (source < 0 || !before.get(source)) {
+                    return null;
+                }
+                out[k] = source;
+            }
+            return out;
+        }
+
+        List<ColumnInfo> columns(int[] sourceCols) {
+            List<ColumnInfo> out = new ArrayList<>(sourceCols.length);
+            for (int c : sourceCols) {
+                out.add(schema.columns().get(targetOf[c]));
+            }
+            return out;
+        }
+
+        void bind(PreparedStatement ps, int index, Object[] image, int sourceCol) throws SQLException {
+            ValueBinder.bind(ps, index, image[sourceCol], types[sourceCol], unsigned[sourceCol]);
+        }
+
+        PreparedStatement statement(RowsKind kind, BitSet before, BitSet after, int rows, boolean replace,
+                                    java.util.function.Supplier<String> sql) throws SQLException {
+            ShapeKey key = new ShapeKey(kind, before, after, rows, replace);
+            PreparedStatement ps = statements.get(key);
+            if (ps == null) {
+                ps = connection.prepareStatement(sql.get());
+                statements.put(key, ps);
+            }
+            return ps;
+        }
+
+        String describe(Object[] image, int[] cols) {
+            StringBuilder sb = new StringBuilder();
+            for (int c : cols) {
+                if (sb.length() > 0) {
+                    sb.append(" AND ");
+                }
+                if (sb.length() > 200) {
+                    sb.append("…");
+                    break;
+                }
+                Object v = image[c];
+                String text = v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8)
+                    : String.valueOf(v);
+                if (text.length() > 40) {
+                    text = text.substring(0, 40) + "…";
+                }
+                sb.append('`').append(schema.columns().get(targetOf[c]).name()).append("`=").append(text);
+            }
+            return sb.toString();
+        }
+
+        void close() {
+            for (PreparedStatement ps : statements.values()) {
+                try {
+                    ps.close();
+                } catch (SQLException ignored) {
+                    // the connection may be gone; nothing to do
+                }
+            }
+            statements.clear();
+        }
+    }
+
+    private record ShapeKey(RowsKind kind, BitSet before, BitSet after, int rows, boolean replace) {
+    }
+}

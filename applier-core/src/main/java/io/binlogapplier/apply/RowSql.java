@@ -1,0 +1,95 @@
+package io.binlogapplier.apply;
+
+import java.util.List;
+
+/**
+ * Renders the SQL text of row changes. Pure; parameters are bound by {@link ValueBinder}.
+ *
+ * <ul>
+ *   <li>INSERT of the present, non-generated columns, several rows per statement;</li>
+ *   <li>UPDATE/DELETE by the lookup key ({@code `k` = ?}; text keys compare under the column's
+ *       collation, so the index is used);</li>
+ *   <li>tables without a usable key: the whole before image, {@code <=>} so NULLs match, text
+ *       compared as bytes so rows that differ only in case or trailing spaces stay apart, and
+ *       {@code LIMIT 1} so one of several identical rows changes, as on the source.</li>
+ * </ul>
+ */
+public final class RowSql {
+    private RowSql() {
+    }
+
+    public static String insert(TableSchema t, List<ColumnInfo> columns, int rows, boolean replace) {
+        StringBuilder sb = new StringBuilder(64 + columns.size() * 16 + rows * columns.size() * 2);
+        sb.append(replace ? "REPLACE INTO " : "INSERT INTO ").append(t.qualifiedName()).append(" (");
+        for (int i = 0; i < columns.size(); i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            sb.append(Sql.quote(columns.get(i).name()));
+        }
+        sb.append(") VALUES ");
+        for (int r = 0; r < rows; r++) {
+            if (r > 0) {
+                sb.append(',');
+            }
+            sb.append('(');
+            for (int i = 0; i < columns.size(); i++) {
+                sb.append(i == 0 ? "?" : ",?");
+            }
+            sb.append(')');
+        }
+        return sb.toString();
+    }
+
+    public static String update(TableSchema t, List<ColumnInfo> set, List<ColumnInfo> where, boolean byKey) {
+        StringBuilder sb = new StringBuilder(64 + (set.size() + where.size()) * 20);
+        sb.append("UPDATE ").append(t.qualifiedName()).append(" SET ");
+        for (int i = 0; i < set.size(); i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            sb.append(Sql.quote(set.get(i).name())).append("=?");
+        }
+        where(sb, where, byKey);
+        return sb.toString();
+    }
+
+    public static String delete(TableSchema t, List<ColumnInfo> where, boolean byKey) {
+        StringBuilder sb = new StringBuilder(64 + where.size() * 20);
+        sb.append("DELETE FROM ").append(t.qualifiedName());
+        where(sb, where, byKey);
+        return sb.toString();
+    }
+
+    private static void where(StringBuilder sb, List<ColumnInfo> where, boolean byKey) {
+        sb.append(" WHERE ");
+        for (int i = 0; i < where.size(); i++) {
+            if (i > 0) {
+                sb.append(" AND ");
+            }
+            ColumnInfo c = where.get(i);
+            if (byKey) {
+                sb.append(Sql.quote(c.name())).append("=?");
+            } else if (comparesAsBytes(c)) {
+                sb.append("CAST(").append(Sql.quote(c.name())).append(" AS BINARY)<=>?");
+            } else {
+                sb.append(Sql.quote(c.name())).append("<=>?");
+            }
+        }
+        if (!byKey) {
+            sb.append(" LIMIT 1");
+        }
+    }
+
+    /** Text, JSON and spatial values are matched byte for byte when there is no key. */
+    static boolean comparesAsBytes(ColumnInfo c) {
+        if (c.textual()) {
+            return true;
+        }
+        return switch (c.dataType()) {
+            case "json", "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring",
+                 "multipolygon", "geometrycollection", "geomcollection" -> true;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,164 @@
+package io.binlogapplier.apply;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.binlog.QueryStatus;
+import io.binlogapplier.transaction.Change;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.CharacterCodingException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Runs a source statement (DDL, or statement-format DML) on the target in the source session's
+ * context: default database, timestamp, sql_mode, collations, time zone, foreign/unique checks,
+ * auto-increment settings, INSERT_ID/LAST_INSERT_ID and RAND seeds. Owned by one worker.
+ */
+final class StatementRunner {
+    private static final Logger log = LoggerFactory.getLogger(StatementRunner.class);
+
+    /**
+     * Errors that mean a DDL already took effect: when replaying the one statement that a crash may
+     * have interrupted, these are expected and skipped (as MariaDB's slave_ddl_exec_mode=IDEMPOTENT).
+     */
+    static final Set<Integer> ALREADY_APPLIED = Set.of(
+        1007, // ER_DB_CREATE_EXISTS
+        1008, // ER_DB_DROP_EXISTS
+        1050, // ER_TABLE_EXISTS_ERROR
+        1051, // ER_BAD_TABLE_ERROR
+        1060, // ER_DUP_FIELDNAME
+        1061, // ER_DUP_KEYNAME
+        1091, // ER_CANT_DROP_FIELD_OR_KEY
+        1146, // ER_NO_SUCH_TABLE (a RENAME or ALTER … RENAME already done)
+        1304, // ER_SP_ALREADY_EXISTS
+        1305, // ER_SP_DOES_NOT_EXIST
+        1359, // ER_TRG_ALREADY_EXISTS
+        1360, // ER_TRG_DOES_NOT_EXIST
+        1396, // ER_CANNOT_USER
+        1826, // ER_FK_DUP_NAME
+        4093 // MariaDB ER_DUP_CONSTRAINT_NAME
+    );
+
+    private final Connection connection;
+    private final CharsetResolver charsets;
+    private final String sessionInit;
+    private String database;
+
+    StatementRunner(Connection connection, CharsetResolver charsets, String sessionInit) {
+        this.connection = connection;
+        this.charsets = charsets;
+        this.sessionInit = sessionInit;
+    }
+
+    /**
+     * @param replay the statement may already have run before a crash: "already applied" errors are skipped
+     * @return true when the statement ran, false when a replay found it already applied
+     */
+    boolean run(Change.Statement s, String where, boolean replay) throws SQLException {
+        String sql;
+        try {
+            sql = charsets.decode(s.sql(), s.status().clientCharset());
+        } catch (CharacterCodingException e) {
+            throw new ApplierException(ExitCode.SOURCE_UNSUPPORTED, "cannot decode the statement at " + where + " ("
+                + e.getMessage() + "): apply it by hand on the target, then restart from the next position");
+        }
+        try (Statement st = connection.createStatement()) {
+            st.execute(contextSql(s));
+            useDatabase(st, s.database());
+            try {
+                st.execute(sql);
+                return true;
+            } catch (SQLException e) {
+                if (replay && ALREADY_APPLIED.contains(e.getErrorCode())) {
+                    log.warn("statement at {} was already applied before a restart ({}); continuing", where,
+                        SqlErrors.firstLine(e.getMessage()));
+                    return false;
+                }
+                if (SqlErrors.verdict(e) != SqlErrors.Verdict.FATAL) {
+                    throw e;
+                }
+                throw SqlErrors.fatal(e, "statement `" + abbreviate(sql) + "`", where);
+            } finally {
+                if (s.implicitCommit()) {
+                    database = null; // a DROP DATABASE may have removed the default database
+                }
+                st.execute(sessionInit);
+            }
+        }
+    }
+
+    private void useDatabase(Statement st, String db) throws SQLException {
+        if (db == null || db.isEmpty() || db.equals(database)) {
+            return;
+        }
+        try {
+            st.execute("USE " + Sql.quote(db));
+            database = db;
+        } catch (SQLException e) {
+            if (e.getErrorCode() != SqlErrors.ER_BAD_DB) {
+                throw e;
+            }
+            // The source's default database no longer exists here (e.g. CREATE DATABASE run from inside a
+            // database since dropped); the native replica also runs such statements without it.
+            database = null;
+        }
+    }
+
+    /** One SET statement that recreates the source session's context for this statement. */
+    static String contextSql(Change.Statement s) {
+        QueryStatus q = s.status();
+        List<String> sets = new ArrayList<>();
+        String ts = Long.toString(s.timestampSeconds());
+        if (q.micros() != null && q.micros() > 0) {
+            ts += "." + String.format("%06d", q.micros());
+        }
+        sets.add("timestamp=" + ts);
+        if (q.sqlMode() != null) {
+            sets.add("sql_mode=" + Long.toUnsignedString(q.sqlMode()));
+        }
+        if (q.connectionCollation() != null) {
+            sets.add("collation_connection=" + q.connectionCollation());
+        }
+        if (q.serverCollation() != null) {
+            sets.add("collation_server=" + q.serverCollation());
+        }
+        if (q.databaseCollation() != null) {
+            sets.add("collation_database=" + q.databaseCollation());
+        }
+        sets.add(q.timeZone() != null ? "time_zone=" + Sql.literal(q.timeZone()) : "time_zone=@@global.time_zone");
+        if (q.flags2() != null) {
+            long f = q.flags2();
+            sets.add("foreign_key_checks=" + ((f & QueryStatus.OPTION_NO_FOREIGN_KEY_CHECKS) != 0 ? 0 : 1));
+            sets.add("unique_checks=" + ((f & QueryStatus.OPTION_RELAXED_UNIQUE_CHECKS) != 0 ? 0 : 1));
+        }
+        if (q.autoIncrementIncrement() != null) {
+            sets.add("auto_increment_increment=" + q.autoIncrementIncrement());
+            sets.add("auto_increment_offset=" + q.autoIncrementOffset());
+        }
+        if (q.explicitDefaultsForTimestamp() != null) {
+            sets.add("explicit_defaults_for_timestamp=" + q.explicitDefaultsForTimestamp());
+        }
+        if (s.insertId() != null) {
+            sets.add("insert_id=" + Long.toUnsignedString(s.insertId()));
+        }
+        if (s.lastInsertId() != null) {
+            sets.add("last_insert_id=" + Long.toUnsignedString(s.lastInsertId()));
+        }
+        if (s.randSeeds() != null) {
+            sets.add("rand_seed1=" + Long.toUnsignedString(s.randSeeds()[0]));
+            sets.add("rand_seed2=" + Long.toUnsignedString(s.randSeeds()[1]));
+        }
+        return "SET SESSION " + String.join(", ", sets);
+    }
+
+    private static String abbreviate(String sql) {
+        String one = sql.replaceAll("\\s+", " ").trim();
+        return one.length() > 120 ? one.substring(0, 120) + "…" : one;
+    }
+}

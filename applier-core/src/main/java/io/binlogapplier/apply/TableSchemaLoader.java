@@ -1,0 +1,127 @@
+package io.binlogapplier.apply;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Reads a table's {@link TableSchema} from the target's {@code information_schema}. */
+final class TableSchemaLoader {
+    private static final String COLUMNS = "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE,"
+        + " CHARACTER_SET_NAME, COLLATION_NAME, IS_NULLABLE, EXTRA FROM information_schema.COLUMNS"
+        + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
+    private static final String KEYS = "SELECT INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART"
+        + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+        + " ORDER BY INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX";
+    private static final String TABLE = "SELECT ENGINE, TABLE_TYPE FROM information_schema.TABLES"
+        + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?";
+    private static final String TRIGGERS = "SELECT COUNT(*) FROM information_schema.TRIGGERS"
+        + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?";
+
+    private TableSchemaLoader() {
+    }
+
+    /** Loads the table, or fails with TARGET_SCHEMA_MISMATCH when the target has no such table. */
+    static TableSchema load(Connection c, String schema, String table) throws SQLException {
+        String engine = null;
+        try (PreparedStatement ps = c.prepareStatement(TABLE)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    engine = rs.getString(1);
+                    if (!"BASE TABLE".equalsIgnoreCase(rs.getString(2))) {
+                        engine = engine == null ? rs.getString(2) : engine;
+                    }
+                }
+            }
+        }
+        List<ColumnInfo> columns = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(COLUMNS)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                int i = 0;
+                while (rs.next()) {
+                    String extra = lower(rs.getString(8));
+                    boolean generated = extra.contains("virtual generated") || extra.contains("stored generated")
+                        || extra.contains("persistent generated");
+                    columns.add(new ColumnInfo(rs.getString(1), i++, lower(rs.getString(3)), lower(rs.getString(4)),
+                        rs.getString(5), rs.getString(6), "YES".equals(rs.getString(7)), generated));
+                }
+            }
+        }
+        if (columns.isEmpty()) {
+            throw new ApplierException(ExitCode.TARGET_SCHEMA_MISMATCH, "table `" + schema + "`.`" + table
+                + "` does not exist on the target: create it there (same definition as on the source) or"
+                + " exclude it with a filter, then restart");
+        }
+        Map<String, Integer> byName = new HashMap<>();
+        for (ColumnInfo col : columns) {
+            byName.put(col.name().toLowerCase(Locale.ROOT), col.ordinal());
+        }
+        Map<String, List<Integer>> keys = new LinkedHashMap<>();
+        Map<String, Boolean> usable = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(KEYS)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getInt(2) != 0) {
+                        continue;
+                    }
+                    String name = rs.getString(1);
+                    Integer col = byName.get(rs.getString(4).toLowerCase(Locale.ROOT));
+                    keys.computeIfAbsent(name, k -> new ArrayList<>());
+                    boolean ok = col != null && rs.getObject(5) == null;
+                    usable.merge(name, ok, Boolean::logicalAnd);
+                    if (col != null) {
+                        keys.get(name).add(col);
+                    }
+                }
+            }
+        }
+        List<TableSchema.KeyInfo> unique = new ArrayList<>();
+        List<Integer> primary = List.of();
+        List<Integer> lookup = List.of();
+        for (Map.Entry<String, List<Integer>> e : keys.entrySet()) {
+            if (!usable.get(e.getKey())) {
+                continue;
+            }
+            List<Integer> cols = List.copyOf(e.getValue());
+            unique.add(new TableSchema.KeyInfo(e.getKey(), cols));
+            if (e.getKey().equals("PRIMARY")) {
+                primary = cols;
+                lookup = cols;
+            } else if (lookup.isEmpty() && cols.stream().noneMatch(i -> columns.get(i).nullable())) {
+                lookup = cols;
+            }
+        }
+        boolean triggers;
+        try (PreparedStatement ps = c.prepareStatement(TRIGGERS)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                triggers = rs.next() && rs.getInt(1) > 0;
+            }
+        }
+        String e = engine == null ? "" : engine;
+        boolean transactional = e.equalsIgnoreCase("InnoDB") || e.equalsIgnoreCase("TokuDB")
+            || e.equalsIgnoreCase("RocksDB") || e.equalsIgnoreCase("ndbcluster");
+        return new TableSchema(schema, table, List.copyOf(columns), primary, List.copyOf(unique), lookup, e,
+            transactional, triggers);
+    }
+
+    private static String lower(String s) {
+        return s == null ? "" : s.toLowerCase(Locale.ROOT);
+    }
+}

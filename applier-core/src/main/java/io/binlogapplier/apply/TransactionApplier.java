@@ -1,0 +1,82 @@
+package io.binlogapplier.apply;
+
+import io.binlogapplier.transaction.Change;
+import io.binlogapplier.transaction.Transaction;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Applies the changes of transaction parts on one target connection, inside whatever target
+ * transaction the caller has open. Owned by one worker; not thread-safe.
+ */
+public final class TransactionApplier implements AutoCloseable {
+    /**
+     * The session every worker connection runs in: UTC so TIMESTAMP literals mean what the binlog
+     * says; a strict sql_mode so a value the target cannot hold is an error, not a silent
+     * truncation, yet zero and partial-zero dates are accepted; NO_AUTO_VALUE_ON_ZERO so an
+     * AUTO_INCREMENT column keeps a replicated 0; READ COMMITTED to take no gap locks.
+     */
+    public static final String SESSION_INIT = "SET SESSION time_zone='+00:00',"
+        + " sql_mode='STRICT_ALL_TABLES,NO_AUTO_VALUE_ON_ZERO,NO_ENGINE_SUBSTITUTION,ALLOW_INVALID_DATES',"
+        + " timestamp=DEFAULT, foreign_key_checks=1, unique_checks=1, collation_connection='utf8mb4_general_ci'";
+
+    private final Connection connection;
+    private final TableSchemaCache schemas;
+    private final RowApplier rows;
+    private final StatementRunner statements;
+
+    public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets)
+        throws SQLException {
+        this.connection = connection;
+        this.schemas = schemas;
+        this.rows = new RowApplier(connection, schemas);
+        this.statements = new StatementRunner(connection, charsets, SESSION_INIT);
+        initSession(connection);
+    }
+
+    /** Puts a connection into the applier's session state. */
+    public static void initSession(Connection c) throws SQLException {
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            s.execute(SESSION_INIT);
+            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+        }
+    }
+
+    /**
+     * Applies every change of {@code part}.
+     *
+     * @param replay the transaction may have been applied, in part, before a crash: DDL that is
+     *     already there is skipped, and row changes to non-transactional tables are made idempotent
+     */
+    public void apply(Transaction part, boolean replay) throws SQLException {
+        String where = describe(part);
+        for (Change c : part.changes()) {
+            if (c instanceof Change.Rows r) {
+                rows.apply(r, where, replay);
+            } else if (c instanceof Change.Statement s) {
+                statements.run(s, where, replay);
+                rows.resetSession();
+                if (s.implicitCommit()) {
+                    schemas.invalidateAll();
+                }
+            }
+        }
+    }
+
+    /** Names a transaction in messages: its GTID (if any) and source position. */
+    public static String describe(Transaction t) {
+        return "transaction " + (t.head().gtid() == null ? "" : t.head().gtid() + " ") + "at " + t.head().start();
+    }
+
+    public Connection connection() {
+        return connection;
+    }
+
+    @Override
+    public void close() {
+        rows.close();
+    }
+}

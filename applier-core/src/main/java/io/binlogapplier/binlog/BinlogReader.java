@@ -1,0 +1,177 @@
+package io.binlogapplier.binlog;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer.EventDataWrapper;
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.config.SourceConfig;
+import io.binlogapplier.position.SourcePosition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Reads the source's binlog as a replica (mysql-binlog-connector-java for the protocol) and hands
+ * each event, decoded, to a {@link Listener}, on its own thread {@code applier-<name>-reader}.
+ *
+ * <p>Fails closed: the first decoding error, listener error or server error ends the stream and is
+ * reported once through {@link Listener#onEnd}; no event after it is delivered.
+ */
+public final class BinlogReader {
+    private static final Logger log = LoggerFactory.getLogger(BinlogReader.class);
+
+    /** Receives the stream. Both methods run on the reader thread. */
+    public interface Listener {
+        /** May block (ring back-pressure); an exception ends the stream. */
+        void onEvent(BinlogEvent event) throws InterruptedException;
+
+        /**
+         * The stream ended: {@code failure} null after {@link #stop()}, else why (a transient loss is
+         * {@link io.binlogapplier.ExitCode#SOURCE_UNREACHABLE}).
+         */
+        void onEnd(ApplierException failure);
+    }
+
+    private final SourceConfig config;
+    private final String threadName;
+    private final EventConverter converter = new EventConverter();
+    private final AtomicReference<ApplierException> failure = new AtomicReference<>();
+    private volatile boolean stopping;
+    private volatile BinaryLogClient client;
+    private Thread thread;
+
+    public BinlogReader(SourceConfig config, String threadName) {
+        this.config = config;
+        this.threadName = threadName;
+    }
+
+    /** Connects from {@code from} and starts delivering events; returns at once. */
+    public synchronized void start(SourcePosition from, Listener listener) {
+        if (thread != null) {
+            throw new IllegalStateException("reader already started");
+        }
+        BinaryLogClient c = new BinaryLogClient(config.host(), config.port(), config.user(), config.password().value());
+        c.setServerId(config.serverId());
+        c.setKeepAlive(false);
+        c.setBlocking(true);
+        c.setConnectTimeout(config.connectTimeout().toMillis());
+        c.setHeartbeatInterval(config.heartbeat().toMillis());
+        c.setUseSendAnnotateRowsEvent(false);
+        c.setEventDeserializer(new EventFramer());
+        if (from.resumeBy() == SourcePosition.ResumeBy.GTID) {
+            c.setGtidSet(from.gtids());
+        } else {
+            c.setBinlogFilename(from.coordinates().file());
+            c.setBinlogPosition(from.coordinates().offset());
+        }
+        String fromText = from.toString();
+        c.registerEventListener(event -> deliver(event, listener, fromText));
+        c.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
+            @Override
+            public void onCommunicationFailure(BinaryLogClient client, Exception ex) {
+                fail(SourceErrors.classify(ex, config.address(), config.user(), fromText));
+            }
+
+            @Override
+            public void onEventDeserializationFailure(BinaryLogClient client, Exception ex) {
+                // The library would skip the event and carry on: never. Stop here.
+                fail(SourceErrors.classify(ex, config.address(), config.user(), fromText));
+            }
+        });
+        client = c;
+        thread = new Thread(() -> run(c, listener, fromText), threadName);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run(BinaryLogClient c, Listener listener, String fromText) {
+        try {
+            log.info("connecting to source {} as server_id {} from {}", config.address(), config.serverId(), fromText);
+            c.connect();
+        } catch (IOException | RuntimeException e) {
+            fail(SourceErrors.classify(e, config.address(), config.user(), fromText));
+        } finally {
+            ApplierException f = failure.get();
+            if (f == null && !stopping) {
+                f = SourceErrors.classify(new java.io.EOFException("the source closed the connection"),
+                    config.address(), config.user(), fromText);
+            }
+            listener.onEnd(stopping && f != null && SourceErrors.isTransient(f) ? null : f);
+        }
+    }
+
+    private void deliver(Event event, Listener listener, String fromText) {
+        if (failure.get() != null || stopping) {
+            return;
+        }
+        try {
+            EventData data = event.getData();
+            if (data instanceof EventDataWrapper w) {
+                data = w.getExternal();
+            }
+            RawEvent raw = (RawEvent) data;
+            listener.onEvent(converter.convert(raw.header(), raw.body()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            if (!stopping) {
+                fail(new ApplierException(io.binlogapplier.ExitCode.INTERNAL, "reader interrupted", e));
+            }
+        } catch (ApplierException e) {
+            fail(e);
+        } catch (RuntimeException e) {
+            fail(SourceErrors.classify(e, config.address(), config.user(), fromText));
+        }
+    }
+
+    private void fail(ApplierException e) {
+        if (stopping && SourceErrors.isTransient(e)) {
+            return; // the disconnect we asked for
+        }
+        if (failure.compareAndSet(null, e)) {
+            disconnectQuietly();
+        }
+    }
+
+    /** Ends the stream: disconnects; {@link Listener#onEnd} follows on the reader thread. */
+    public void stop() {
+        stopping = true;
+        disconnectQuietly();
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t != null && t != Thread.currentThread()) {
+            t.interrupt();
+        }
+    }
+
+    /** Waits for the reader thread to end. */
+    public void join(long millis) throws InterruptedException {
+        Thread t;
+        synchronized (this) {
+            t = thread;
+        }
+        if (t != null) {
+            t.join(millis);
+        }
+    }
+
+    private void disconnectQuietly() {
+        BinaryLogClient c = client;
+        if (c == null) {
+            return;
+        }
+        Thread closer = new Thread(() -> {
+            try {
+                c.disconnect();
+            } catch (IOException | RuntimeException e) {
+                log.debug("disconnect from source: {}", e.toString());
+            }
+        }, threadName + "-disconnect");
+        closer.setDaemon(true);
+        closer.start();
+    }
+}

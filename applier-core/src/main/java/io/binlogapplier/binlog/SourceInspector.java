@@ -1,0 +1,167 @@
+package io.binlogapplier.binlog;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.config.SourceConfig;
+import io.binlogapplier.position.BinlogCoordinates;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * Asks the source, over a plain SQL connection, what a replica must know before streaming: is it
+ * MariaDB, is binary logging on and row-based, where does its binlog end, which files does it still
+ * have. Errors come back as one-line {@link ApplierException}s.
+ */
+public final class SourceInspector implements AutoCloseable {
+    private final SourceConfig config;
+    private final Connection connection;
+    private final boolean mariadb;
+
+    private SourceInspector(SourceConfig config, Connection connection, boolean mariadb) {
+        this.config = config;
+        this.connection = connection;
+        this.mariadb = mariadb;
+    }
+
+    public static SourceInspector connect(SourceConfig config) {
+        Properties p = new Properties();
+        p.setProperty("user", config.user());
+        p.setProperty("password", config.password().value());
+        p.setProperty("connectTimeout", Long.toString(config.connectTimeout().toMillis()));
+        p.setProperty("socketTimeout", Long.toString(Math.max(30_000, config.connectTimeout().toMillis())));
+        p.setProperty("sslMode", "PREFERRED");
+        p.setProperty("allowPublicKeyRetrieval", "true");
+        p.setProperty("characterEncoding", "UTF-8");
+        try {
+            Connection c = DriverManager.getConnection("jdbc:mysql://" + config.host() + ":" + config.port() + "/", p);
+            boolean mariadb;
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT VERSION()")) {
+                rs.next();
+                mariadb = rs.getString(1).toLowerCase(Locale.ROOT).contains("mariadb");
+            }
+            return new SourceInspector(config, c, mariadb);
+        } catch (SQLException e) {
+            throw SourceErrors.classify(e, config.address(), config.user(), "the start");
+        }
+    }
+
+    public boolean mariadb() {
+        return mariadb;
+    }
+
+    /** Fails with SOURCE_BINLOG_FORMAT unless binary logging is on and row-based. */
+    public void requireRowFormat() {
+        String logBin = variable("log_bin");
+        if (!"1".equals(logBin) && !"ON".equalsIgnoreCase(logBin)) {
+            throw new ApplierException(ExitCode.SOURCE_BINLOG_FORMAT, "binary logging is off on source "
+                + config.address() + ": start it with log_bin (and binlog_format=ROW, a server_id), then restart");
+        }
+        String format = variable("binlog_format");
+        if (!"ROW".equalsIgnoreCase(format)) {
+            throw new ApplierException(ExitCode.SOURCE_BINLOG_FORMAT, "source " + config.address()
+                + " has binlog_format=" + format + ", but binlog-applier needs row images: SET GLOBAL binlog_format=ROW"
+                + " (and binlog_format=ROW in its config file), make clients reconnect, then restart");
+        }
+    }
+
+    public String variable(String name) {
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("SELECT @@GLOBAL." + name)) {
+            return rs.next() ? rs.getString(1) : null;
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1193) { // ER_UNKNOWN_SYSTEM_VARIABLE
+                return null;
+            }
+            throw SourceErrors.classify(e, config.address(), config.user(), "the start");
+        }
+    }
+
+    /** Where the source's binlog ends now. */
+    public BinlogCoordinates currentPosition() {
+        String sql = mariadb ? "SHOW MASTER STATUS" : "SHOW BINARY LOG STATUS";
+        try (Statement s = connection.createStatement(); ResultSet rs = executeStatus(s, sql)) {
+            if (!rs.next()) {
+                throw new ApplierException(ExitCode.SOURCE_BINLOG_FORMAT, "source " + config.address()
+                    + " reports no binary log position: enable log_bin there");
+            }
+            return new BinlogCoordinates(rs.getString(1), rs.getLong(2));
+        } catch (SQLException e) {
+            throw SourceErrors.classify(e, config.address(), config.user(), "the start");
+        }
+    }
+
+    private ResultSet executeStatus(Statement s, String sql) throws SQLException {
+        try {
+            return s.executeQuery(sql);
+        } catch (SQLException e) {
+            if (!mariadb && e.getErrorCode() == 1064) { // MySQL before 8.2 knows only SHOW MASTER STATUS
+                return s.executeQuery("SHOW MASTER STATUS");
+            }
+            throw e;
+        }
+    }
+
+    /** The source's binlog files, oldest first; null when the user may not list them. */
+    public List<String> binlogFiles() {
+        List<String> files = new ArrayList<>();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SHOW BINARY LOGS")) {
+            while (rs.next()) {
+                files.add(rs.getString(1));
+            }
+            return files;
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1227 || e.getErrorCode() == 1044) {
+                return null;
+            }
+            throw SourceErrors.classify(e, config.address(), config.user(), "the start");
+        }
+    }
+
+    /**
+     * MariaDB's GTID position at a file offset ({@code BINLOG_GTID_POS}); empty for MySQL or when
+     * unknown.
+     */
+    public String gtidPositionAt(BinlogCoordinates at) {
+        if (!mariadb) {
+            return "";
+        }
+        try (java.sql.PreparedStatement ps = connection.prepareStatement("SELECT BINLOG_GTID_POS(?, ?)")) {
+            ps.setString(1, at.file());
+            ps.setLong(2, at.offset());
+            try (ResultSet rs = ps.executeQuery()) {
+                String g = rs.next() ? rs.getString(1) : null;
+                return g == null ? "" : g;
+            }
+        } catch (SQLException e) {
+            return "";
+        }
+    }
+
+    /** Fails with SOURCE_POSITION_UNAVAILABLE when the file is known not to be on the source. */
+    public void requireFile(BinlogCoordinates at) {
+        List<String> files = binlogFiles();
+        if (files != null && !files.contains(at.file())) {
+            throw new ApplierException(ExitCode.SOURCE_POSITION_UNAVAILABLE, "source " + config.address()
+                + " no longer has binlog file " + at.file() + " (it has " + (files.isEmpty() ? "none"
+                : files.get(0) + " … " + files.get(files.size() - 1)) + "): re-seed the target from a fresh copy of"
+                + " the source and set source.start to that copy's position");
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // nothing to do
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.binlogapplier.config;
+
+import java.time.Duration;
+
+/**
+ * The {@code apply:} section.
+ *
+ * @param workers worker connections applying units in parallel
+ * @param unitMaxTransactions block commit: most source transactions in one target transaction
+ * @param unitMaxBytes block commit: most row-event bytes in one target transaction
+ * @param unitMaxDelay block commit: a unit is cut once its first transaction waited this long
+ * @param ringEntries the ring's capacity in entries (a power of two)
+ * @param ringBytes the most event bytes received but not yet committed
+ * @param retries how often a unit that lost a lock conflict is retried before the applier stops
+ */
+public record ApplyConfig(
+    ApplyMode mode,
+    int workers,
+    int unitMaxTransactions,
+    long unitMaxBytes,
+    Duration unitMaxDelay,
+    int ringEntries,
+    long ringBytes,
+    int retries
+) {
+}

@@ -1,0 +1,152 @@
+package io.binlogapplier.config;
+
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+
+/**
+ * Loads a YAML configuration file into one immutable {@link ApplierConfig}, validating everything
+ * before anything starts: all problems are reported together, each with its key path; unknown keys
+ * are errors; passwords may come from a file or an environment variable and are never printed.
+ * Each key's default and meaning is written once, in {@code config/example.yml}.
+ */
+public final class ConfigLoader {
+    private static final Pattern NAME = Pattern.compile("^[A-Za-z0-9_.-]{1,64}$");
+    private static final Pattern IDENTIFIER = Pattern.compile("^[A-Za-z0-9_$]{1,64}$");
+
+    private final UnaryOperator<String> environment;
+
+    public ConfigLoader() {
+        this(System::getenv);
+    }
+
+    /** @param environment looks up environment variables (tests pass their own) */
+    public ConfigLoader(UnaryOperator<String> environment) {
+        this.environment = environment;
+    }
+
+    public ApplierConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), List.of("cannot read the file (" + e.getMessage() + ")"));
+        }
+        String base = file.getFileName().toString().replaceFirst("\\.(ya?ml)$", "");
+        return parse(text, file.toString(), base);
+    }
+
+    public ApplierConfig parse(String yaml, String origin, String defaultName) {
+        Object root;
+        try {
+            root = new Load(LoadSettings.builder().setAllowDuplicateKeys(false).build()).loadFromString(yaml);
+        } catch (YamlEngineException e) {
+            throw new ConfigException(origin, List.of("not valid YAML: " + e.getMessage().replace('\n', ' ')));
+        }
+        List<String> problems = new ArrayList<>();
+        if (!(root instanceof Map<?, ?> map)) {
+            throw new ConfigException(origin, List.of("the file must be a YAML mapping with source:, target: and apply:"));
+        }
+        ConfigReader r = new ConfigReader(problems, "", map);
+        String name = r.string("name", defaultName, false);
+        if (!NAME.matcher(name).matches()) {
+            r.problem("name", "must be 1 to 64 letters, digits, '_', '-' or '.', not '" + name + "'");
+        }
+        SourceConfig source = source(r.section("source"));
+        TargetConfig target = target(r.section("target"));
+        ApplyConfig apply = apply(r.section("apply"));
+        r.rejectUnknown();
+        if (!problems.isEmpty()) {
+            throw new ConfigException(origin, problems);
+        }
+        return new ApplierConfig(name, source, target, apply);
+    }
+
+    private SourceConfig source(ConfigReader r) {
+        String host = r.string("host", "", true);
+        int port = (int) r.integer("port", 3306, 1, 65535, false);
+        String user = r.string("user", "", true);
+        Secret password = password(r);
+        long serverId = r.integer("server_id", 0, 1, 4_294_967_295L, true);
+        StartPosition start = r.parsed("start", new StartPosition.Current(), StartPosition::parseOrNull,
+            "'current', a file:offset such as mysql-bin.000001:4, or a GTID position such as 0-1-100");
+        Duration connect = r.duration("connect_timeout", Duration.ofSeconds(10), Duration.ofMillis(100));
+        Duration heartbeat = r.duration("heartbeat", Duration.ofSeconds(1), Duration.ofMillis(100));
+        int reconnects = (int) r.integer("reconnect_attempts", 10, 0, 1_000_000, false);
+        r.rejectUnknown();
+        return new SourceConfig(host, port, user, password, serverId, start, connect, heartbeat, reconnects);
+    }
+
+    private TargetConfig target(ConfigReader r) {
+        String host = r.string("host", "", true);
+        int port = (int) r.integer("port", 3306, 1, 65535, false);
+        String user = r.string("user", "", true);
+        Secret password = password(r);
+        String schema = r.string("state_schema", "binlog_applier", false);
+        if (!IDENTIFIER.matcher(schema).matches()) {
+            r.problem("state_schema", "must be a plain schema name (letters, digits, '_', '$'), not '" + schema + "'");
+        }
+        Duration connect = r.duration("connect_timeout", Duration.ofSeconds(10), Duration.ofMillis(100));
+        r.rejectUnknown();
+        return new TargetConfig(host, port, user, password, schema, connect);
+    }
+
+    private ApplyConfig apply(ConfigReader r) {
+        ApplyMode mode = r.choice("mode", ApplyMode.CONSERVATIVE, ApplyMode.class);
+        int workers = (int) r.integer("workers", 1, 1, 256, false);
+        int unitTx = (int) r.integer("unit_max_transactions", 50, 1, 100_000, false);
+        long unitBytes = r.size("unit_max_bytes", 16L << 20, 1, 1L << 40);
+        Duration unitDelay = r.duration("unit_max_delay", Duration.ofMillis(200), Duration.ZERO);
+        int ringEntries = (int) r.integer("ring_entries", 4096, 16, 1 << 20, false);
+        if (Integer.bitCount(ringEntries) != 1) {
+            r.problem("ring_entries", "must be a power of two (1024, 4096 …), not " + ringEntries);
+        }
+        long ringBytes = r.size("ring_bytes", 256L << 20, 1L << 20, 1L << 40);
+        int retries = (int) r.integer("retries", 10, 0, 1000, false);
+        r.rejectUnknown();
+        return new ApplyConfig(mode, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries);
+    }
+
+    /** password, password_file or password_env: at most one. */
+    private Secret password(ConfigReader r) {
+        boolean plain = r.has("password");
+        boolean file = r.has("password_file");
+        boolean env = r.has("password_env");
+        if ((plain ? 1 : 0) + (file ? 1 : 0) + (env ? 1 : 0) > 1) {
+            r.problem("password", "give only one of password, password_file and password_env");
+            return new Secret("");
+        }
+        if (file) {
+            String path = r.string("password_file", "", false);
+            try {
+                String text = Files.readString(Path.of(path), StandardCharsets.UTF_8);
+                return new Secret(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
+            } catch (IOException | RuntimeException e) {
+                r.problem("password_file", "cannot read '" + path + "' (" + e.getClass().getSimpleName() + ": "
+                    + e.getMessage() + ")");
+                return new Secret("");
+            }
+        }
+        if (env) {
+            String var = r.string("password_env", "", false);
+            String value = environment.apply(var);
+            if (value == null) {
+                r.problem("password_env", "environment variable '" + var + "' is not set");
+                return new Secret("");
+            }
+            return new Secret(value);
+        }
+        return new Secret(r.string("password", "", false));
+    }
+}

@@ -1,0 +1,27 @@
+package io.binlogapplier.config;
+
+import java.time.Duration;
+
+/**
+ * The {@code source:} section: the server we read the binlog from, as a replica.
+ *
+ * @param serverId our replica server_id on the source; must differ from every other replica's
+ * @param start where to begin when the target has no saved position
+ * @param heartbeat how often an idle source sends a heartbeat (also bounds how stale "caught up" can be)
+ * @param reconnectAttempts how often to reconnect after losing the source mid-stream before exiting
+ */
+public record SourceConfig(
+    String host,
+    int port,
+    String user,
+    Secret password,
+    long serverId,
+    StartPosition start,
+    Duration connectTimeout,
+    Duration heartbeat,
+    int reconnectAttempts
+) {
+    public String address() {
+        return host + ":" + port;
+    }
+}

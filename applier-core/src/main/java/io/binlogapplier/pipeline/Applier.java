@@ -1,0 +1,193 @@
+package io.binlogapplier.pipeline;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.apply.CharsetResolver;
+import io.binlogapplier.apply.TableSchemaCache;
+import io.binlogapplier.binlog.SourceErrors;
+import io.binlogapplier.binlog.SourceInspector;
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.config.StartPosition;
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.SourcePosition;
+import io.binlogapplier.position.StateStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+
+/**
+ * Runs one applier: checks the source, finds where to start (the target's state row, else
+ * {@code source.start}), and runs pipelines until the until-position, a stop request or a fatal
+ * error; a lost source is reconnected, from the committed position, a bounded number of times.
+ */
+public final class Applier {
+    private static final Logger log = LoggerFactory.getLogger(Applier.class);
+
+    /** How far to apply: forever, or up to a source position. */
+    public sealed interface Until {
+        /** Never stop by position. */
+        record Forever() implements Until {
+        }
+
+        /** Everything the source had written when the applier started. */
+        record Current() implements Until {
+        }
+
+        record At(BinlogCoordinates coordinates) implements Until {
+        }
+    }
+
+    /** What a run achieved. */
+    public record Outcome(SourcePosition position, long transactions, long millis, boolean nothingToDo) {
+    }
+
+    private final ApplierConfig config;
+    private final PipelineMetrics metrics;
+    private final long stopTimeoutMillis;
+    private volatile Pipeline current;
+    private volatile boolean stopRequested;
+
+    public ApplierConfig config() {
+        return config;
+    }
+
+    public Applier(ApplierConfig config, PipelineMetrics metrics, long stopTimeoutMillis) {
+        this.config = config;
+        this.metrics = metrics;
+        this.stopTimeoutMillis = stopTimeoutMillis;
+    }
+
+    public Outcome run(Until until) throws InterruptedException {
+        long started = System.nanoTime();
+        StateStore state = new StateStore(config.target().stateSchema(), config.name());
+        BinlogCoordinates untilAt;
+        StateStore.Saved saved;
+        boolean insertedNow = false;
+        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 2, config.name())) {
+            CharsetResolver charsets;
+            try (SourceInspector source = SourceInspector.connect(config.source());
+                 Connection control = pool.get()) {
+                source.requireRowFormat();
+                state.ensureTable(control);
+                charsets = CharsetResolver.load(control);
+                Optional<StateStore.Saved> existing = state.load(control);
+                untilAt = until instanceof Until.Current ? source.currentPosition()
+                    : until instanceof Until.At a ? a.coordinates() : null;
+                if (existing.isPresent()) {
+                    saved = existing.get();
+                    log.info("resuming from {} (saved on the target){}", saved.position(),
+                        saved.pending() == null ? "" : "; transaction at " + saved.pending().coordinates()
+                            + " may be partly applied and will be replayed idempotently");
+                    if (saved.position().resumeBy() == SourcePosition.ResumeBy.FILE) {
+                        source.requireFile(saved.position().coordinates());
+                    }
+                } else {
+                    SourcePosition start = resolveStart(source, config.source().start());
+                    if (start.resumeBy() == SourcePosition.ResumeBy.FILE) {
+                        source.requireFile(start.coordinates());
+                    }
+                    state.insertInitial(control, start);
+                    insertedNow = true;
+                    saved = new StateStore.Saved(start, null, 0, 0);
+                    log.info("no saved position for '{}': starting at {} (source.start: {})", config.name(), start,
+                        config.source().start());
+                }
+            } catch (SQLException e) {
+                throw TargetErrors.connect(e);
+            }
+            if (untilAt != null && saved.position().coordinates().atOrAfter(untilAt)) {
+                log.info("already at {}: nothing to apply up to {}", saved.position(), untilAt);
+                return new Outcome(saved.position(), 0, elapsed(started), true);
+            }
+            TableSchemaCache schemas = new TableSchemaCache();
+            long transactions = 0;
+            int losses = 0;
+            while (true) {
+                Pipeline p = new Pipeline(config, pool, schemas, charsets, state, metrics);
+                current = p;
+                if (stopRequested) {
+                    p.requestStop();
+                }
+                Pipeline.Result result;
+                try {
+                    result = p.run(saved, untilAt, stopTimeoutMillis);
+                } catch (ApplierException e) {
+                    if (insertedNow && transactions == 0 && e.exitCode() == ExitCode.SOURCE_POSITION_UNAVAILABLE) {
+                        forgetStart(pool, state);
+                    }
+                    throw e;
+                }
+                transactions += result.transactions();
+                if (result.transactions() > 0) {
+                    losses = 0;
+                }
+                if (result.ending() != Pipeline.Ending.SOURCE_LOST || stopRequested) {
+                    return new Outcome(result.position(), transactions, elapsed(started), false);
+                }
+                if (++losses > config.source().reconnectAttempts()) {
+                    throw new ApplierException(ExitCode.SOURCE_UNREACHABLE, result.sourceLoss().getMessage()
+                        + " (gave up after " + config.source().reconnectAttempts() + " reconnects)",
+                        result.sourceLoss());
+                }
+                long backoff = Math.min(30_000, 500L << Math.min(6, losses - 1));
+                log.info("reconnecting to the source in {} ms (attempt {} of {})", backoff, losses,
+                    config.source().reconnectAttempts());
+                Thread.sleep(backoff);
+                try (Connection control = pool.get()) {
+                    saved = state.load(control).orElseThrow(() -> new ApplierException(ExitCode.STATE_INVALID,
+                        "the state row '" + config.name() + "' vanished from the target while running"));
+                } catch (SQLException e) {
+                    throw TargetErrors.connect(e);
+                }
+            }
+        }
+    }
+
+    private void forgetStart(TargetPool pool, StateStore state) {
+        try (Connection c = pool.get()) {
+            state.delete(c);
+        } catch (SQLException e) {
+            log.warn("could not remove the state row written at this start: {}", e.toString());
+        }
+    }
+
+    static SourcePosition resolveStart(SourceInspector source, StartPosition start) {
+        if (start instanceof StartPosition.Current) {
+            BinlogCoordinates at = source.currentPosition();
+            return new SourcePosition(at, source.gtidPositionAt(at), SourcePosition.ResumeBy.FILE);
+        }
+        if (start instanceof StartPosition.File f) {
+            return new SourcePosition(f.coordinates(), source.gtidPositionAt(f.coordinates()),
+                SourcePosition.ResumeBy.FILE);
+        }
+        StartPosition.Gtid g = (StartPosition.Gtid) start;
+        boolean mariadbGtid = io.binlogapplier.position.MariadbGtidPosition.looksLikeMariadb(g.gtids());
+        if (mariadbGtid != source.mariadb()) {
+            throw new ApplierException(ExitCode.CONFIG, "source.start '" + g.gtids() + "' is a "
+                + (mariadbGtid ? "MariaDB" : "MySQL") + " GTID position but the source is "
+                + (source.mariadb() ? "MariaDB" : "MySQL") + ": give a position of the source's kind");
+        }
+        // The file is filled in from the source's first ROTATE event.
+        return new SourcePosition(new BinlogCoordinates("", 4), g.gtids(), SourcePosition.ResumeBy.GTID);
+    }
+
+    /** Graceful stop: no more reading, commit what is complete, then {@link #run} returns. */
+    public void requestStop() {
+        stopRequested = true;
+        Pipeline p = current;
+        if (p != null) {
+            p.requestStop();
+        }
+    }
+
+    private static long elapsed(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1_000_000;
+    }
+
+    static boolean transientSource(ApplierException e) {
+        return SourceErrors.isTransient(e);
+    }
+}

@@ -1,0 +1,87 @@
+package io.binlogapplier.pipeline;
+
+import io.binlogapplier.position.SourcePosition;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Commit order: units commit strictly in id order. Tracks the low-water mark (the newest unit such
+ * that it and every unit before it committed) and lets stages wait for a unit to commit. Waits end
+ * early when the pipeline fails.
+ */
+final class CommitSequencer {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final FailureLatch failure;
+    private volatile long committed;
+    private volatile SourcePosition lowWater;
+    private volatile long lowWaterCommitMicros;
+    private volatile long committedTransactions;
+
+    CommitSequencer(FailureLatch failure, SourcePosition start, long startCommitMicros) {
+        this.failure = failure;
+        this.lowWater = start;
+        this.lowWaterCommitMicros = startCommitMicros;
+        failure.whenFailed(this::wakeAll);
+    }
+
+    /** The newest unit id committed (0 before the first). */
+    long committed() {
+        return committed;
+    }
+
+    SourcePosition lowWater() {
+        return lowWater;
+    }
+
+    long lowWaterCommitMicros() {
+        return lowWaterCommitMicros;
+    }
+
+    long committedTransactions() {
+        return committedTransactions;
+    }
+
+    /** Blocks until unit {@code unitId} committed; throws when the pipeline failed meanwhile. */
+    void awaitCommitted(long unitId) throws InterruptedException {
+        if (committed >= unitId) {
+            return;
+        }
+        lock.lock();
+        try {
+            while (committed < unitId) {
+                failure.check();
+                changed.await(100, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void markCommitted(long unitId, SourcePosition after, long commitMicros, int transactions) {
+        lock.lock();
+        try {
+            if (unitId != committed + 1) {
+                throw new IllegalStateException("unit " + unitId + " committed out of order after " + committed);
+            }
+            lowWater = after;
+            lowWaterCommitMicros = commitMicros;
+            committedTransactions += transactions;
+            committed = unitId;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void wakeAll() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

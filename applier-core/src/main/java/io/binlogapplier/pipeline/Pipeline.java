@@ -1,0 +1,258 @@
+package io.binlogapplier.pipeline;
+
+import com.lmax.disruptor.ExceptionHandler;
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.dsl.ProducerType;
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.apply.CharsetResolver;
+import io.binlogapplier.apply.SqlErrors;
+import io.binlogapplier.apply.TableSchemaCache;
+import io.binlogapplier.binlog.BinlogEvent;
+import io.binlogapplier.binlog.BinlogReader;
+import io.binlogapplier.binlog.SourceErrors;
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.GtidTracker;
+import io.binlogapplier.position.SourcePosition;
+import io.binlogapplier.position.StateStore;
+import io.binlogapplier.schedule.UnitBounds;
+import io.binlogapplier.schedule.UnitScheduler;
+import io.binlogapplier.transaction.TransactionAssembler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One run of the stream, wired end to end: reader → assembler → ring → scheduler → workers →
+ * commit sequencer. {@link #run} blocks until the stream ends (until-position reached, stop
+ * requested, source lost) and everything complete has committed, or until the first failure.
+ */
+public final class Pipeline {
+    private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
+    /** Transactions above this many bytes travel the ring in parts. */
+    static final long PART_BYTES = 8L << 20;
+
+    /** How a run ended without failing. */
+    public enum Ending { UNTIL_REACHED, STOPPED, SOURCE_LOST }
+
+    public record Result(Ending ending, SourcePosition position, long transactions, ApplierException sourceLoss) {
+    }
+
+    private final ApplierConfig config;
+    private final TargetPool target;
+    private final TableSchemaCache schemas;
+    private final CharsetResolver charsets;
+    private final StateStore state;
+    private final PipelineMetrics metrics;
+    private final FailureLatch failure = new FailureLatch();
+    private volatile BinlogReader reader;
+    private volatile Publisher publisher;
+    private volatile CommitSequencer sequencer;
+    private volatile boolean stopRequested;
+    private volatile boolean untilReached;
+    private volatile ApplierException sourceLoss;
+    private final AtomicLong endUnit = new AtomicLong(-1);
+
+    public Pipeline(ApplierConfig config, TargetPool target, TableSchemaCache schemas, CharsetResolver charsets,
+                    StateStore state, PipelineMetrics metrics) {
+        this.config = config;
+        this.target = target;
+        this.schemas = schemas;
+        this.charsets = charsets;
+        this.state = state;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Streams from {@code saved} until {@code until} (null: forever) or a stop.
+     *
+     * @throws ApplierException on the first fatal error; nothing after the low-water mark committed
+     */
+    public Result run(StateStore.Saved saved, BinlogCoordinates until, long stopTimeoutMillis)
+        throws InterruptedException {
+        String name = config.name();
+        int workers = config.apply().workers();
+        CommitSequencer seq = new CommitSequencer(failure, saved.position(), saved.sourceCommitMicros());
+        sequencer = seq;
+        AtomicInteger threadNo = new AtomicInteger();
+        Disruptor<RingSlot> disruptor = new Disruptor<>(RingSlot::new, config.apply().ringEntries(), r -> {
+            Thread t = new Thread(r, "applier-" + name + "-ring-" + threadNo.getAndIncrement());
+            t.setDaemon(true);
+            return t;
+        }, ProducerType.SINGLE, new BackoffWaitStrategy());
+        RingBuffer<RingSlot> ring = disruptor.getRingBuffer();
+        Publisher pub = new Publisher(ring, config.apply().ringBytes(), failure, until, () -> {
+            untilReached = true;
+            BinlogReader r = reader;
+            if (r != null) {
+                r.stop();
+            }
+        });
+        publisher = pub;
+
+        Connection schedulerConnection;
+        try {
+            schedulerConnection = target.get();
+        } catch (SQLException e) {
+            throw TargetErrors.connect(e);
+        }
+        UnitScheduler scheduler = new UnitScheduler(config.apply().mode(), workers,
+            new UnitBounds(config.apply().unitMaxTransactions(), config.apply().unitMaxBytes(),
+                config.apply().unitMaxDelay().toNanos()),
+            new GtidTracker(saved.position().gtids()), saved.position().resumeBy());
+        SchedulerHandler schedulerHandler = new SchedulerHandler("applier-" + name + "-scheduler", scheduler,
+            new TraitsBuilder(schemas, schedulerConnection, config.apply().mode()), seq, ring,
+            saved.pending() == null ? null : saved.pending().coordinates(), endUnit::set);
+        CountDownLatch sawEnd = new CountDownLatch(workers);
+        ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target::get, schemas, charsets, state, seq,
+            failure, pub, config.apply().retries(), metrics);
+        ApplyWorker[] handlers = new ApplyWorker[workers];
+        for (int i = 0; i < workers; i++) {
+            handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
+        }
+        disruptor.handleEventsWith(schedulerHandler).then(handlers);
+        disruptor.setDefaultExceptionHandler(new FailClosed());
+        disruptor.start();
+
+        TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
+            pub);
+        BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader");
+        reader = r;
+        r.start(saved.position(), new BinlogReader.Listener() {
+            @Override
+            public void onEvent(BinlogEvent event) throws InterruptedException {
+                assembler.accept(event);
+            }
+
+            @Override
+            public void onEnd(ApplierException f) {
+                if (f != null && !(SourceErrors.isTransient(f) && !failure.failed())) {
+                    failure.fail(f);
+                    return;
+                }
+                if (f != null) {
+                    sourceLoss = f;
+                    log.warn("{}", f.getMessage());
+                }
+                try {
+                    pub.end(!assembler.idle());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+
+        long stopDeadline = Long.MAX_VALUE;
+        try {
+            while (!failure.failed()) {
+                long last = endUnit.get();
+                if (last >= 0 && sawEnd.getCount() == 0 && seq.committed() >= last) {
+                    break;
+                }
+                if (stopRequested && stopDeadline == Long.MAX_VALUE) {
+                    stopDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(stopTimeoutMillis);
+                }
+                if (System.nanoTime() > stopDeadline) {
+                    failure.fail(new ApplierException(ExitCode.STOP_TIMEOUT, "in-flight units did not finish within "
+                        + stopTimeoutMillis + " ms of the stop request; they were rolled back and will be applied"
+                        + " again on the next start"));
+                    break;
+                }
+                Thread.sleep(10);
+            }
+        } finally {
+            r.stop();
+            r.join(5_000);
+            disruptor.halt();
+            if (failure.failed()) {
+                abortWorkers(handlers);
+            }
+            try {
+                schedulerConnection.close();
+            } catch (SQLException ignored) {
+                // closing a broken connection
+            }
+        }
+        if (failure.failed()) {
+            throw failure.failure();
+        }
+        Ending ending = untilReached ? Ending.UNTIL_REACHED : sourceLoss != null ? Ending.SOURCE_LOST : Ending.STOPPED;
+        return new Result(ending, seq.lowWater(), seq.committedTransactions(), sourceLoss);
+    }
+
+    /** Requests a graceful stop: read no more, commit what is complete, roll back the rest. */
+    public void requestStop() {
+        stopRequested = true;
+        BinlogReader r = reader;
+        if (r != null) {
+            r.stop();
+        }
+    }
+
+    /** The low-water mark right now (null before the run starts). */
+    public SourcePosition lowWater() {
+        CommitSequencer s = sequencer;
+        return s == null ? null : s.lowWater();
+    }
+
+    private void abortWorkers(ApplyWorker[] workers) {
+        // Workers blocked in a database call learn of the failure only when the call returns; give
+        // them a moment, then cut their connections so nothing more commits.
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (ApplyWorker w : workers) {
+            Connection c = w.connection();
+            if (c != null) {
+                try {
+                    c.abort(Runnable::run);
+                } catch (SQLException | RuntimeException ignored) {
+                    // already closed
+                }
+            }
+        }
+    }
+
+    /** Never let Disruptor skip an event: any exception stops the pipeline. */
+    private final class FailClosed implements ExceptionHandler<Object> {
+        @Override
+        public void handleEventException(Throwable ex, long sequence, Object event) {
+            record(ex);
+        }
+
+        @Override
+        public void handleOnStartException(Throwable ex) {
+            record(ex);
+        }
+
+        @Override
+        public void handleOnShutdownException(Throwable ex) {
+            log.debug("handler shutdown: {}", ex.toString());
+        }
+
+        private void record(Throwable ex) {
+            if (ex instanceof FailureLatch.PipelineStopped) {
+                return;
+            }
+            if (ex instanceof SQLException se) {
+                failure.fail(SqlErrors.verdict(se) == SqlErrors.Verdict.FATAL ? SqlErrors.fatal(se, "a target statement",
+                    "the pipeline") : TargetErrors.connect(se));
+            } else if (ex instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                failure.fail(new ApplierException(ExitCode.INTERNAL, "pipeline thread interrupted", ex));
+            } else {
+                failure.fail(ex);
+            }
+        }
+    }
+}

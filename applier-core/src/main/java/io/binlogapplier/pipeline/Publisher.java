@@ -1,0 +1,158 @@
+package io.binlogapplier.pipeline;
+
+import com.lmax.disruptor.InsufficientCapacityException;
+import com.lmax.disruptor.RingBuffer;
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.transaction.Transaction;
+import io.binlogapplier.transaction.TransactionAssembler;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Puts assembled transactions on the ring, on the reader thread. Back-pressure comes from two
+ * bounds: free ring entries, and bytes received but not yet committed ({@code ring_bytes}); both
+ * waits end when the pipeline fails or stops, so a full ring never wedges a shutdown.
+ */
+final class Publisher implements TransactionAssembler.Sink {
+    private final RingBuffer<RingSlot> ring;
+    private final long maxBytes;
+    private final FailureLatch failure;
+    private final BinlogCoordinates until;
+    private final Runnable onUntilReached;
+    private final AtomicLong bytesInFlight = new AtomicLong();
+    private volatile boolean closed;
+    private volatile BinlogCoordinates received;
+
+    /**
+     * @param until stop once the stream passes this position (null: never)
+     * @param onUntilReached called once, on the reader thread, right after END was published for until
+     */
+    Publisher(RingBuffer<RingSlot> ring, long maxBytes, FailureLatch failure, BinlogCoordinates until,
+              Runnable onUntilReached) {
+        this.ring = ring;
+        this.maxBytes = maxBytes;
+        this.failure = failure;
+        this.until = until;
+        this.onUntilReached = onUntilReached;
+    }
+
+    @Override
+    public void transaction(Transaction part) throws InterruptedException {
+        if (closed) {
+            return;
+        }
+        reserve(part.sizeBytes());
+        long seq = claim();
+        if (seq < 0) {
+            return;
+        }
+        try {
+            ring.get(seq).set(part);
+        } finally {
+            ring.publish(seq);
+        }
+    }
+
+    @Override
+    public void heartbeat(BinlogCoordinates position, long timestampSeconds) throws InterruptedException {
+        if (closed) {
+            return;
+        }
+        received = position;
+        if (until != null && position.atOrAfter(until)) {
+            end(false);
+            onUntilReached.run();
+            return;
+        }
+        try {
+            long seq = ring.tryNext();
+            try {
+                ring.get(seq).marker(RingSlot.Kind.HEARTBEAT, position, timestampSeconds, false);
+            } finally {
+                ring.publish(seq);
+            }
+        } catch (InsufficientCapacityException full) {
+            // the ring is busy: this heartbeat says nothing a transaction will not say soon
+        }
+    }
+
+    @Override
+    public void passed(BinlogCoordinates position) throws InterruptedException {
+        received = position;
+        if (until != null && !closed && position.atOrAfter(until)) {
+            end(false);
+            onUntilReached.run();
+        }
+    }
+
+    /** Publishes END once: no more slots follow. */
+    void end(boolean abandoned) throws InterruptedException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long seq = claim();
+        if (seq < 0) {
+            return;
+        }
+        try {
+            ring.get(seq).marker(RingSlot.Kind.END, received, 0, abandoned);
+        } finally {
+            ring.publish(seq);
+        }
+    }
+
+    boolean ended() {
+        return closed;
+    }
+
+    /** The newest source position the stream passed. */
+    BinlogCoordinates received() {
+        return received;
+    }
+
+    long bytesInFlight() {
+        return bytesInFlight.get();
+    }
+
+    /** Bytes of committed (or discarded) transactions leave the budget. */
+    void release(long bytes) {
+        bytesInFlight.addAndGet(-bytes);
+    }
+
+    private void reserve(long bytes) throws InterruptedException {
+        long park = 50_000;
+        // One transaction is always admitted when nothing else is in flight, however large.
+        while (bytesInFlight.get() > 0 && bytesInFlight.get() + bytes > maxBytes) {
+            if (failure.failed()) {
+                return;
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            LockSupport.parkNanos(park);
+            park = Math.min(park * 2, 5_000_000);
+        }
+        bytesInFlight.addAndGet(bytes);
+    }
+
+    /** A free slot, or -1 when the pipeline failed while waiting for one. */
+    private long claim() throws InterruptedException {
+        long park = 20_000;
+        while (true) {
+            try {
+                return ring.tryNext();
+            } catch (InsufficientCapacityException full) {
+                if (failure.failed()) {
+                    return -1;
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                LockSupport.parkNanos(park);
+                park = Math.min(park * 2, 2_000_000);
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.binlogapplier.pipeline;
+
+import com.lmax.disruptor.EventHandler;
+import com.lmax.disruptor.Sequence;
+import com.lmax.disruptor.RingBuffer;
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.schedule.Decision;
+import io.binlogapplier.schedule.TransactionTraits;
+import io.binlogapplier.schedule.UnitScheduler;
+import io.binlogapplier.transaction.Transaction;
+
+import java.sql.SQLException;
+import java.util.function.LongConsumer;
+
+/**
+ * The first handler on the ring: annotates every transaction part with the scheduler's
+ * {@link Decision} (unit, worker, what to wait for) before any worker sees it. Also where the
+ * stream's end is noted. Thin: the logic is {@link UnitScheduler}'s.
+ */
+final class SchedulerHandler implements EventHandler<RingSlot> {
+    private Sequence progress = new Sequence();
+    private final UnitScheduler scheduler;
+    private final TraitsBuilder traits;
+    private final CommitSequencer sequencer;
+    private final RingBuffer<RingSlot> ring;
+    private final BinlogCoordinates replayStart;
+    private final LongConsumer onEnd;
+    private TransactionTraits current;
+    private long lastDdlUnit;
+    private long seenCommitted;
+    private final String threadName;
+
+    /**
+     * @param replayStart start of the transaction recorded as pending before a crash (null: none)
+     * @param onEnd receives the last unit that will commit, once END passes
+     */
+    SchedulerHandler(String threadName, UnitScheduler scheduler, TraitsBuilder traits, CommitSequencer sequencer,
+                     RingBuffer<RingSlot> ring, BinlogCoordinates replayStart, LongConsumer onEnd) {
+        this.threadName = threadName;
+        this.scheduler = scheduler;
+        this.traits = traits;
+        this.sequencer = sequencer;
+        this.ring = ring;
+        this.replayStart = replayStart;
+        this.onEnd = onEnd;
+    }
+
+    @Override
+    public void onStart() {
+        Thread.currentThread().setName(threadName);
+    }
+
+    /**
+     * Disruptor publishes a handler's progress only at the end of a batch; we publish it after every
+     * slot, because a handler may block inside a batch while others need the slots it already passed
+     * (a worker needs the scheduler's verdicts; the producer needs the ring space).
+     */
+    @Override
+    public void setSequenceCallback(Sequence sequenceCallback) {
+        this.progress = sequenceCallback;
+    }
+
+    @Override
+    public void onEvent(RingSlot slot, long sequence, boolean endOfBatch) throws Exception {
+        try {
+            handle(slot, sequence, endOfBatch);
+        } finally {
+            progress.set(sequence);
+        }
+    }
+
+    private void handle(RingSlot slot, long sequence, boolean endOfBatch) throws Exception {
+        catchUpCommits();
+        if (slot.kind == RingSlot.Kind.END) {
+            if (scheduler.unitOpen()) {
+                scheduler.abandonOpenUnit();
+                onEnd.accept(scheduler.lastUnit() - 1);
+            } else {
+                onEnd.accept(scheduler.lastUnit());
+            }
+            return;
+        }
+        if (slot.kind != RingSlot.Kind.TRANSACTION) {
+            return;
+        }
+        Transaction t = slot.transaction;
+        if (t.part() == 0) {
+            if (slot.traits == null) {
+                slot.traits = traitsOf(t);
+            }
+            current = slot.traits;
+        }
+        slot.traits = current;
+        UnitScheduler.Lookahead next = null;
+        if (t.lastPart() && !endOfBatch) {
+            next = lookahead(sequence + 1, current);
+        }
+        Decision d = scheduler.schedule(t, current, next, System.nanoTime(), sequencer.committed());
+        slot.decision = d;
+        slot.replay = replayStart != null && t.head().start().equals(replayStart);
+        if (t.implicitCommit()) {
+            lastDdlUnit = d.unitId();
+        }
+    }
+
+    private UnitScheduler.Lookahead lookahead(long seq, TransactionTraits mine) throws Exception {
+        RingSlot next = ring.get(seq);
+        if (next.kind != RingSlot.Kind.TRANSACTION) {
+            return new UnitScheduler.Lookahead.Marker();
+        }
+        Transaction nt = next.transaction;
+        if (nt.part() != 0 || mine.barrier()) {
+            // The unit ends whatever follows; no need to look the next transaction up.
+            return new UnitScheduler.Lookahead.Marker();
+        }
+        if (next.traits == null) {
+            next.traits = traitsOf(nt);
+        }
+        return new UnitScheduler.Lookahead.Next(nt, next.traits);
+    }
+
+    private TransactionTraits traitsOf(Transaction t) throws SQLException, InterruptedException {
+        if (!t.implicitCommit() && lastDdlUnit > sequencer.committed()) {
+            // Table metadata must reflect every earlier DDL before we look tables up.
+            sequencer.awaitCommitted(lastDdlUnit);
+        }
+        return traits.of(t);
+    }
+
+    private void catchUpCommits() {
+        long c = sequencer.committed();
+        while (seenCommitted < c) {
+            scheduler.committed(++seenCommitted);
+        }
+    }
+}

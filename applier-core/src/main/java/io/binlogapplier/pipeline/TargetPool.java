@@ -1,0 +1,67 @@
+package io.binlogapplier.pipeline;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.binlogapplier.config.TargetConfig;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * The target's connection pool (HikariCP): one connection per worker for its whole life, plus the
+ * scheduler's and the control connection. Connector/J runs with server-side prepared statements.
+ */
+public final class TargetPool implements AutoCloseable {
+    private final HikariDataSource pool;
+
+    private TargetPool(HikariDataSource pool) {
+        this.pool = pool;
+    }
+
+    /** Opens the pool and one connection to prove the target is there; fails with a one-line error. */
+    public static TargetPool open(TargetConfig target, int size, String name) {
+        HikariConfig c = new HikariConfig();
+        c.setPoolName("applier-" + name + "-target");
+        c.setJdbcUrl("jdbc:mysql://" + target.host() + ":" + target.port() + "/");
+        c.setUsername(target.user());
+        c.setPassword(target.password().value());
+        c.setMaximumPoolSize(size);
+        c.setMinimumIdle(1);
+        c.setAutoCommit(true);
+        c.setConnectionTimeout(Math.max(250, target.connectTimeout().toMillis()));
+        c.setInitializationFailTimeout(Math.max(1, target.connectTimeout().toMillis()));
+        c.setMaxLifetime(0);
+        c.setIdleTimeout(0);
+        c.setKeepaliveTime(60_000);
+        c.addDataSourceProperty("useServerPrepStmts", "true");
+        c.addDataSourceProperty("cachePrepStmts", "false");
+        c.addDataSourceProperty("rewriteBatchedStatements", "false");
+        c.addDataSourceProperty("characterEncoding", "UTF-8");
+        c.addDataSourceProperty("useLocalSessionState", "true");
+        c.addDataSourceProperty("useLocalTransactionState", "true");
+        c.addDataSourceProperty("elideSetAutoCommits", "true");
+        c.addDataSourceProperty("cacheServerConfiguration", "true");
+        c.addDataSourceProperty("maintainTimeStats", "false");
+        c.addDataSourceProperty("jdbcCompliantTruncation", "false");
+        c.addDataSourceProperty("tinyInt1isBit", "false");
+        c.addDataSourceProperty("yearIsDateType", "false");
+        c.addDataSourceProperty("zeroDateTimeBehavior", "round");
+        c.addDataSourceProperty("sslMode", "PREFERRED");
+        c.addDataSourceProperty("allowPublicKeyRetrieval", "true");
+        c.addDataSourceProperty("connectTimeout", Long.toString(target.connectTimeout().toMillis()));
+        try {
+            return new TargetPool(new HikariDataSource(c));
+        } catch (RuntimeException e) {
+            throw TargetErrors.connect(e);
+        }
+    }
+
+    public Connection get() throws SQLException {
+        return pool.getConnection();
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+}

@@ -1,0 +1,20 @@
+package io.binlogapplier.schedule;
+
+import io.binlogapplier.position.SourcePosition;
+
+/**
+ * The scheduler's verdict on one transaction part.
+ *
+ * @param unitId the apply unit it belongs to (1, 2, 3 … in commit order)
+ * @param worker the worker that applies that unit
+ * @param unitStart this part opens the unit: the worker waits until unit {@code waitFor} committed
+ * @param waitFor unit id that must be committed before this unit starts (0: none)
+ * @param unitEnd this part closes the unit: the worker writes {@code positionAfter} and commits
+ * @param positionAfter the position once the unit committed (set when unitEnd)
+ * @param transactions number of source transactions in the unit (set when unitEnd)
+ * @param barrier the unit runs alone
+ * @param pending the unit is recorded as pending before it runs (see {@link TransactionTraits#pending()})
+ */
+public record Decision(long unitId, int worker, boolean unitStart, long waitFor, boolean unitEnd,
+                       SourcePosition positionAfter, int transactions, boolean barrier, boolean pending) {
+}

@@ -1,0 +1,258 @@
+package io.binlogapplier.schedule;
+
+import io.binlogapplier.config.ApplyMode;
+import io.binlogapplier.position.GtidTracker;
+import io.binlogapplier.position.SourcePosition;
+import io.binlogapplier.transaction.CommitGroup;
+import io.binlogapplier.transaction.Transaction;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Forms apply units (block commit) and decides, for each, which earlier unit it must wait for
+ * and which worker applies it. Pure logic, one thread (the scheduler handler), no JDBC.
+ *
+ * <p>Dependencies, by mode:
+ * <ul>
+ *   <li><b>conservative</b>, MariaDB: a transaction waits for every transaction of earlier commit
+ *       groups (same {@code commit_id} = same group); MySQL: for every transaction whose
+ *       {@code sequence_number <= last_committed}, with a full barrier at each new binlog file
+ *       (the numbers restart there); without either, for the transaction before it.</li>
+ *   <li><b>optimistic</b>: for the last earlier transaction sharing a write-set key.</li>
+ *   <li>both: a barrier waits for everything before it, and everything after waits for it.</li>
+ * </ul>
+ * A transaction joins the open unit only when that adds no wait the unit did not already have,
+ * so a unit waits once, before it starts, and never while holding locks.
+ */
+public final class UnitScheduler {
+    private final ApplyMode mode;
+    private final int workers;
+    private final UnitBounds bounds;
+    private final GtidTracker gtids;
+    private final SourcePosition.ResumeBy resumeBy;
+    private final WorkerChooser chooser;
+
+    private long lastUnit;
+    private final Map<Long, Integer> workerOfUnit = new HashMap<>();
+    private final int[] load;
+
+    // the open unit
+    private Open open;
+
+    // dependency state
+    private long floor;                  // last barrier unit: everything later waits for it
+    private long lastTransactionUnit;    // unit of the most recent transaction
+    private Object groupKey;             // MariaDB commit group of the most recent transaction
+    private long previousGroupsUnit;     // unit holding the last transaction of earlier groups
+    private String clockFile;
+    private long clockBarrier;
+    private final TreeMap<Long, Long> unitOfSequence = new TreeMap<>();
+    private final HashMap<Long, Long> unitOfKey = new HashMap<>();
+
+    private static final class Open {
+        long id;
+        int worker;
+        long startWait;
+        int transactions;
+        long bytes;
+        long startNanos;
+        boolean barrier;
+        boolean pending;
+    }
+
+    /** What follows the part being scheduled, if the ring already has it. */
+    public sealed interface Lookahead {
+        /** A marker (heartbeat, end of stream): the unit ends here. */
+        record Marker() implements Lookahead {
+        }
+
+        /** The first part of the next transaction, with its traits. */
+        record Next(Transaction part, TransactionTraits traits) implements Lookahead {
+        }
+    }
+
+    public UnitScheduler(ApplyMode mode, int workers, UnitBounds bounds, GtidTracker gtids,
+                         SourcePosition.ResumeBy resumeBy) {
+        this.mode = mode;
+        this.workers = workers;
+        this.bounds = bounds;
+        this.gtids = gtids;
+        this.resumeBy = resumeBy;
+        this.chooser = new WorkerChooser(workers);
+        this.load = new int[workers];
+    }
+
+    /**
+     * Schedules one transaction part.
+     *
+     * @param traits the transaction's traits (use the same object for every part)
+     * @param next what follows, or null when the ring has nothing more yet (the unit then ends)
+     * @param committed the newest unit id committed so far (every unit up to it is committed)
+     */
+    public Decision schedule(Transaction part, TransactionTraits traits, Lookahead next, long nowNanos,
+                             long committed) {
+        prune(committed);
+        boolean start = false;
+        if (part.part() == 0) {
+            if (open == null) {
+                start = true;
+                long wait = dependency(part, traits, false);
+                open = new Open();
+                open.id = ++lastUnit;
+                open.startWait = wait;
+                open.startNanos = nowNanos;
+                open.barrier = traits.barrier();
+                open.pending = traits.pending();
+                Integer waitWorker = open.startWait > committed ? workerOfUnit.get(open.startWait) : null;
+                open.worker = chooser.choose(load, waitWorker == null ? -1 : waitWorker);
+                workerOfUnit.put(open.id, open.worker);
+                load[open.worker]++;
+            }
+            record(part, traits);
+        }
+        open.bytes += part.sizeBytes();
+        Open unit = open;
+        if (!part.lastPart()) {
+            return new Decision(unit.id, unit.worker, start, unit.startWait, false, null, 0, unit.barrier,
+                unit.pending);
+        }
+        unit.transactions++;
+        if (part.head().gtid() != null) {
+            gtids.add(part.head().gtid());
+        }
+        boolean end = !(next instanceof Lookahead.Next n) || !canJoin(unit, n.part(), n.traits(), nowNanos);
+        SourcePosition after = null;
+        if (end) {
+            after = new SourcePosition(part.end().end(), gtids.snapshot(), resumeBy);
+            open = null;
+        }
+        return new Decision(unit.id, unit.worker, start, unit.startWait, end, after, unit.transactions, unit.barrier,
+            unit.pending);
+    }
+
+    /** A unit committed: its worker's load drops. Call in commit order. */
+    public void committed(long unitId) {
+        Integer w = workerOfUnit.get(unitId);
+        if (w != null) {
+            load[w]--;
+        }
+    }
+
+    /** The open unit is abandoned (end of stream inside a multi-part transaction). */
+    public void abandonOpenUnit() {
+        open = null;
+    }
+
+    public long lastUnit() {
+        return lastUnit;
+    }
+
+    /** True while a unit has begun but not ended. */
+    public boolean unitOpen() {
+        return open != null;
+    }
+
+    private boolean canJoin(Open unit, Transaction t, TransactionTraits traits, long nowNanos) {
+        if (t.part() != 0 || traits.barrier() || unit.barrier || !t.lastPart()) {
+            return false;
+        }
+        if (unit.transactions >= bounds.maxTransactions() || unit.bytes + t.sizeBytes() > bounds.maxBytes()
+            || nowNanos - unit.startNanos >= bounds.maxDelayNanos()) {
+            return false;
+        }
+        return workers == 1 || dependency(t, traits, true) <= unit.startWait;
+    }
+
+    /**
+     * The unit {@code t} must wait for: as the first transaction of a new unit, or (joined) as a
+     * member of the open unit, where transactions of the open unit itself need no waiting.
+     */
+    private long dependency(Transaction t, TransactionTraits traits, boolean joined) {
+        long openId = joined ? open.id : -1;
+        if (traits.barrier()) {
+            return lastUnit; // everything issued so far (a barrier never joins a unit)
+        }
+        long dep;
+        if (mode == ApplyMode.OPTIMISTIC) {
+            dep = 0;
+            for (long key : traits.writeSet()) {
+                Long u = unitOfKey.get(key);
+                if (u != null && u != openId) {
+                    dep = Math.max(dep, u);
+                }
+            }
+        } else {
+            dep = everythingUpTo(followedUnit(t), openId);
+        }
+        return Math.max(dep, floor);
+    }
+
+    /** "Everything up to the transaction in unit u": inside the open unit that means every earlier unit. */
+    private static long everythingUpTo(long u, long openId) {
+        return u == openId ? openId - 1 : u;
+    }
+
+    /** Conservative mode: the unit holding the last transaction {@code t} must follow. */
+    private long followedUnit(Transaction t) {
+        CommitGroup g = t.head().group();
+        if (g.hasLogicalClock()) {
+            if (!g.binlogFile().equals(clockFile)) {
+                return lastTransactionUnit;
+            }
+            Map.Entry<Long, Long> e = unitOfSequence.floorEntry(g.lastCommitted());
+            return Math.max(clockBarrier, e == null ? 0 : e.getValue());
+        }
+        if (g.hasMariadbCommitId()) {
+            return g.commitId() == (groupKey instanceof Long l ? l : Long.MIN_VALUE) ? previousGroupsUnit
+                : lastTransactionUnit;
+        }
+        return lastTransactionUnit;
+    }
+
+    private void record(Transaction t, TransactionTraits traits) {
+        long unit = open.id;
+        CommitGroup g = t.head().group();
+        if (g.hasLogicalClock()) {
+            if (!g.binlogFile().equals(clockFile)) {
+                clockFile = g.binlogFile();
+                clockBarrier = lastTransactionUnit;
+                unitOfSequence.clear();
+            }
+            unitOfSequence.put(g.sequenceNumber(), unit);
+        }
+        Object key = g.hasMariadbCommitId() ? (Object) g.commitId() : new Object();
+        if (!key.equals(groupKey)) {
+            previousGroupsUnit = lastTransactionUnit;
+            groupKey = key;
+        }
+        for (long k : traits.writeSet()) {
+            unitOfKey.put(k, unit);
+        }
+        if (traits.barrier()) {
+            floor = unit;
+        }
+        lastTransactionUnit = unit;
+    }
+
+    private void prune(long committed) {
+        if (unitOfKey.size() > 100_000) {
+            unitOfKey.values().removeIf(u -> u <= committed);
+        }
+        if (unitOfSequence.size() > 10_000) {
+            Iterator<Map.Entry<Long, Long>> it = unitOfSequence.entrySet().iterator();
+            while (it.hasNext() && unitOfSequence.size() > 1) {
+                if (it.next().getValue() <= committed) {
+                    it.remove();
+                } else {
+                    break;
+                }
+            }
+        }
+        if (workerOfUnit.size() > 10_000) {
+            workerOfUnit.keySet().removeIf(u -> u <= committed);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.binlogapplier.schedule;
+
+import io.binlogapplier.apply.ColumnInfo;
+import io.binlogapplier.apply.ColumnMapping;
+import io.binlogapplier.apply.TableSchema;
+import io.binlogapplier.binlog.JsonText;
+import io.binlogapplier.binlog.RowsKind;
+import io.binlogapplier.transaction.Change;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Builds a transaction's write set: one 64-bit hash of (schema, table, key name, key value) for
+ * every PRIMARY/UNIQUE key value in every before and after image. Two transactions conflict when
+ * their sets intersect. Pure.
+ *
+ * <p>Key values are normalised so that values the target's collation treats as equal hash alike:
+ * text loses trailing spaces (PAD SPACE collations), and under case- or accent-insensitive
+ * collations it is case-folded and stripped of accents. A hash collision or a too-coarse
+ * normalisation only adds a wait; the lock-conflict safety net covers what keys cannot show.
+ */
+public final class WriteSets {
+    private static final Pattern MARKS = Pattern.compile("\\p{M}+");
+
+    private WriteSets() {
+    }
+
+    public static long[] of(List<Change> changes, Function<Change.Rows, TableSchema> schemas) {
+        long[] out = new long[16];
+        int n = 0;
+        for (Change c : changes) {
+            if (!(c instanceof Change.Rows rows)) {
+                continue;
+            }
+            TableSchema t = schemas.apply(rows);
+            int[] targetOf = ColumnMapping.of(rows.table(), t);
+            int[] sourceOf = new int[t.columns().size()];
+            Arrays.fill(sourceOf, -1);
+            for (int i = 0; i < targetOf.length; i++) {
+                sourceOf[targetOf[i]] = i;
+            }
+            long tableHash = mix(hashString(0x9E3779B97F4A7C15L, t.schema()), hashString(0, t.table()));
+            for (TableSchema.KeyInfo key : t.uniqueKeys()) {
+                long keyHash = mix(tableHash, hashString(0x51, key.name()));
+                for (int r = 0; r < rows.rows().size(); r++) {
+                    BitSet present = rows.kind() == RowsKind.UPDATE && r % 2 == 1 ? rows.afterColumns()
+                        : rows.beforeColumns();
+                    long h = keyValueHash(keyHash, key, rows.rows().get(r), present, sourceOf, t.columns());
+                    if (h != 0) {
+                        if (n == out.length) {
+                            out = Arrays.copyOf(out, n * 2);
+                        }
+                        out[n++] = h;
+                    }
+                }
+            }
+        }
+        long[] result = Arrays.copyOf(out, n);
+        Arrays.sort(result);
+        return dedupe(result);
+    }
+
+    /** @return the hash, or 0 when the image lacks a key column or has NULL in it (no key value) */
+    static long keyValueHash(long keyHash, TableSchema.KeyInfo key, Object[] image, BitSet present, int[] sourceOf,
+                             List<ColumnInfo> columns) {
+        long h = keyHash;
+        for (int target : key.columns()) {
+            int source = sourceOf[target];
+            if (source < 0 || !present.get(source) || image[source] == null) {
+                return 0;
+            }
+            h = mix(h, valueHash(image[source], columns.get(target)));
+        }
+        return h == 0 ? 1 : h;
+    }
+
+    static long valueHash(Object v, ColumnInfo column) {
+        if (v instanceof Long l) {
+            return mix(1, l);
+        }
+        if (v instanceof Integer i) {
+            return mix(2, i);
+        }
+        if (v instanceof byte[] b) {
+            if (column.textual()) {
+                return hashString(3, normaliseText(b, column));
+            }
+            return hashBytes(4, b, b.length);
+        }
+        if (v instanceof BigDecimal d) {
+            return hashString(5, d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString());
+        }
+        if (v instanceof String s) {
+            return hashString(6, s);
+        }
+        if (v instanceof Double d) {
+            return mix(7, Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
+        }
+        if (v instanceof Float f) {
+            return mix(8, Double.doubleToLongBits(f == 0.0f ? 0.0 : f));
+        }
+        if (v instanceof JsonText j) {
+            return hashString(9, j.text());
+        }
+        return hashString(10, String.valueOf(v));
+    }
+
+    /** Text as the collation compares it, as far as we can tell without the collation tables. */
+    static String normaliseText(byte[] b, ColumnInfo column) {
+        String cs = column.charset() == null ? "" : column.charset();
+        String s;
+        if (cs.startsWith("utf8")) {
+            s = new String(b, StandardCharsets.UTF_8);
+        } else if (cs.equals("latin1")) {
+            s = new String(b, java.nio.charset.Charset.forName("windows-1252"));
+        } else if (cs.equals("ascii")) {
+            s = new String(b, StandardCharsets.US_ASCII);
+        } else {
+            s = new String(b, StandardCharsets.ISO_8859_1);
+            if (column.insensitiveCollation()) {
+                // Unknown folding rules: every value of this column hashes alike (only ever too cautious).
+                return "";
+            }
+        }
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        s = s.substring(0, end);
+        if (column.insensitiveCollation()) {
+            s = MARKS.matcher(Normalizer.normalize(s, Normalizer.Form.NFD)).replaceAll("");
+            s = s.toLowerCase(Locale.ROOT).replace("ß", "ss");
+        }
+        return s;
+    }
+
+    private static long[] dedupe(long[] sorted) {
+        if (sorted.length < 2) {
+            return sorted;
+        }
+        int w = 1;
+        for (int i = 1; i < sorted.length; i++) {
+            if (sorted[i] != sorted[w - 1]) {
+                sorted[w++] = sorted[i];
+            }
+        }
+        return w == sorted.length ? sorted : Arrays.copyOf(sorted, w);
+    }
+
+    static long hashString(long seed, String s) {
+        long h = seed ^ 0xCBF29CE484222325L;
+        for (int i = 0; i < s.length(); i++) {
+            h = (h ^ s.charAt(i)) * 0x100000001B3L;
+        }
+        return fmix(h ^ s.length());
+    }
+
+    static long hashBytes(long seed, byte[] b, int n) {
+        long h = seed ^ 0xCBF29CE484222325L;
+        for (int i = 0; i < n; i++) {
+            h = (h ^ (b[i] & 0xFF)) * 0x100000001B3L;
+        }
+        return fmix(h ^ n);
+    }
+
+    static long mix(long a, long b) {
+        return fmix(a * 0x9E3779B97F4A7C15L + b);
+    }
+
+    /** MurmurHash3's 64-bit finaliser. */
+    static long fmix(long k) {
+        k ^= k >>> 33;
+        k *= 0xFF51AFD7ED558CCDL;
+        k ^= k >>> 33;
+        k *= 0xC4CEB9FE1A85EC53L;
+        k ^= k >>> 33;
+        return k;
+    }
+}

@@ -1,0 +1,108 @@
+package io.binlogapplier.transaction;
+
+import java.util.Locale;
+
+/**
+ * Classifies a QUERY event's statement by its first keywords. Pure.
+ */
+public enum StatementKind {
+    /** BEGIN / START TRANSACTION (MySQL writes "BEGIN"; MariaDB before 10.x too). */
+    BEGIN,
+    /** COMMIT: ends a transaction of non-transactional changes. */
+    COMMIT,
+    /** ROLLBACK: ends a transaction whose non-transactional changes must stay. */
+    ROLLBACK,
+    /** SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT: run inside the transaction. */
+    SAVEPOINT,
+    /** XA START/END/PREPARE/COMMIT/ROLLBACK: not supported. */
+    XA,
+    /** DML in statement format (INSERT, UPDATE, DELETE, REPLACE …): runs inside the transaction. */
+    DML,
+    /** Temporary-table DDL, which does not commit implicitly. */
+    TEMPORARY_DDL,
+    /** Everything else (CREATE, ALTER, DROP, RENAME, TRUNCATE, GRANT …): commits implicitly. */
+    DDL;
+
+    public static StatementKind of(String sql) {
+        String s = stripLeadingComments(sql).toUpperCase(Locale.ROOT);
+        String first = word(s, 0);
+        switch (first) {
+            case "BEGIN":
+                return BEGIN;
+            case "COMMIT":
+                return COMMIT;
+            case "SAVEPOINT":
+                return SAVEPOINT;
+            case "RELEASE":
+                return SAVEPOINT;
+            case "XA":
+                return XA;
+            case "ROLLBACK": {
+                String next = word(s, first.length());
+                return next.equals("TO") ? SAVEPOINT : ROLLBACK;
+            }
+            case "START":
+                return word(s, first.length()).equals("TRANSACTION") ? BEGIN : DDL;
+            case "INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD", "SELECT", "DO", "CALL", "WITH", "SET", "HANDLER":
+                return DML;
+            case "CREATE", "DROP": {
+                String next = word(s, first.length());
+                if (next.equals("TEMPORARY")) {
+                    return TEMPORARY_DDL;
+                }
+                return DDL;
+            }
+            default:
+                return DDL;
+        }
+    }
+
+    /** Skips white space and comments, but not MySQL's executable comments {@code /*!…}. */
+    static String stripLeadingComments(String sql) {
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                if (i + 2 < n && (sql.charAt(i + 2) == '!' || sql.charAt(i + 2) == 'M' && i + 3 < n
+                    && sql.charAt(i + 3) == '!')) {
+                    // Executable comment: its body is the statement. Skip the marker and version digits.
+                    int j = i + (sql.charAt(i + 2) == '!' ? 3 : 4);
+                    while (j < n && Character.isDigit(sql.charAt(j))) {
+                        j++;
+                    }
+                    i = j;
+                    continue;
+                }
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else if (c == '#' || c == '-' && i + 2 < n && sql.charAt(i + 1) == '-'
+                && Character.isWhitespace(sql.charAt(i + 2))) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+            } else {
+                break;
+            }
+        }
+        return sql.substring(i);
+    }
+
+    private static String word(String s, int from) {
+        int i = from;
+        int n = s.length();
+        while (i < n && (Character.isWhitespace(s.charAt(i)) || s.charAt(i) == ';')) {
+            i++;
+        }
+        int start = i;
+        while (i < n && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_')) {
+            i++;
+        }
+        return s.substring(start, i);
+    }
+
+    public boolean implicitCommit() {
+        return this == DDL;
+    }
+}

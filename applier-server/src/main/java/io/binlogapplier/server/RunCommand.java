@@ -1,0 +1,68 @@
+package io.binlogapplier.server;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.config.ConfigException;
+import io.binlogapplier.config.ConfigLoader;
+import io.binlogapplier.pipeline.Applier;
+import io.binlogapplier.pipeline.PipelineMetrics;
+import io.binlogapplier.position.BinlogCoordinates;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+@Command(name = "run", mixinStandardHelpOptions = true,
+    description = "Apply the source's binlog to the target, from the target's saved position (else source.start).")
+final class RunCommand implements Callable<Integer> {
+    private static final Logger log = LoggerFactory.getLogger("binlog-applier");
+    static final long STOP_TIMEOUT_MILLIS = 30_000;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "the applier's YAML configuration")
+    Path config;
+
+    @Option(names = "--until", paramLabel = "POSITION",
+        description = "stop once applied up to POSITION: 'current' (what the source had written at start) or FILE:OFFSET")
+    String until;
+
+    @Override
+    public Integer call() throws Exception {
+        ApplierConfig cfg;
+        try {
+            cfg = new ConfigLoader().load(config);
+        } catch (ConfigException e) {
+            throw e.asApplierException();
+        }
+        Applier.Until u = parseUntil(until);
+        Applier applier = new Applier(cfg, PipelineMetrics.NONE, STOP_TIMEOUT_MILLIS);
+        ShutdownCoordinator.onTerm(() -> {
+            log.info("stop requested: committing what is complete");
+            applier.requestStop();
+        }, STOP_TIMEOUT_MILLIS + 10_000);
+        Applier.Outcome o = applier.run(u);
+        if (o.nothingToDo()) {
+            log.info("nothing to apply: the target is at {}", o.position());
+        } else {
+            log.info("applied {} transactions in {} ms; position {}", o.transactions(), o.millis(), o.position());
+        }
+        return ExitCode.OK.code();
+    }
+
+    static Applier.Until parseUntil(String text) {
+        if (text == null) {
+            return new Applier.Until.Forever();
+        }
+        if (text.trim().equalsIgnoreCase("current")) {
+            return new Applier.Until.Current();
+        }
+        BinlogCoordinates at = BinlogCoordinates.parseOrNull(text);
+        if (at == null) {
+            throw new ApplierException(ExitCode.USAGE, "--until '" + text + "' is not 'current' or FILE:OFFSET");
+        }
+        return new Applier.Until.At(at);
+    }
+}
