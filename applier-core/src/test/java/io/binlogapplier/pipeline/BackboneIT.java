@@ -1,0 +1,102 @@
+package io.binlogapplier.pipeline;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.harness.MariaDbServers;
+import io.binlogapplier.harness.Sysbench;
+import io.binlogapplier.harness.TableComparison;
+import io.binlogapplier.harness.TestApplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The backbone end to end against real servers: one worker, catch-up with --until current. */
+class BackboneIT {
+    @RegisterExtension
+    static final MariaDbServers SERVERS = MariaDbServers.pair();
+
+    @Test
+    void sysbenchWriteOnlyLeavesEveryTableIdentical() {
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE sbtest");
+        Sysbench.run(SERVERS.source(), "sbtest", "oltp_write_only", "prepare", "--tables=4", "--table-size=10000");
+        Sysbench.run(SERVERS.source(), "sbtest", "oltp_write_only", "run", "--tables=4", "--table-size=10000",
+            "--threads=16", "--time=10");
+        ApplierConfig cfg = TestApplier.config(SERVERS.servers(), "sysbench", start, "conservative", 1);
+
+        Applier.Outcome outcome = TestApplier.runUntilCurrent(cfg);
+
+        TableComparison.Report report = TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "sbtest");
+        assertThat(report.tables()).hasSize(4);
+        assertThat(outcome.transactions()).isGreaterThan(1000);
+        assertThat(savedPosition("sysbench")).isEqualTo(TestApplier.currentPosition(SERVERS.source()));
+    }
+
+    @Test
+    void ddlInterleavedWithDmlLeavesEveryTableIdentical() throws IOException {
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().runScript(resource("/scenarios/ddl.sql"));
+        ApplierConfig cfg = TestApplier.config(SERVERS.servers(), "ddl", start, "conservative", 1);
+
+        TestApplier.runUntilCurrent(cfg);
+
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "ddl_a", "ddl_b");
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM information_schema.SCHEMATA"
+            + " WHERE SCHEMA_NAME = 'ddl_gone'")).isZero();
+        assertThat(SERVERS.target().queryString("SELECT COLUMN_NAME FROM information_schema.COLUMNS"
+            + " WHERE TABLE_SCHEMA = 'ddl_a' AND TABLE_NAME = 't1_renamed' AND ORDINAL_POSITION = 1")).isEqualTo("c");
+    }
+
+    @Test
+    void restartWithNothingNewExitsCleanlyAndChangesNothing() {
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE idle", "CREATE TABLE idle.t (id INT PRIMARY KEY)",
+            "INSERT INTO idle.t VALUES (1),(2)");
+        ApplierConfig cfg = TestApplier.config(SERVERS.servers(), "idle", start, "conservative", 1);
+        TestApplier.runUntilCurrent(cfg);
+        String row = stateRow("idle");
+
+        Applier.Outcome again = TestApplier.runUntilCurrent(cfg);
+
+        assertThat(again.nothingToDo()).isTrue();
+        assertThat(again.transactions()).isZero();
+        assertThat(stateRow("idle")).isEqualTo(row);
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "idle");
+    }
+
+    @Test
+    void missingTargetTableStopsWithSchemaMismatchAndKeepsThePosition() {
+        SERVERS.source().execute("CREATE DATABASE miss", "CREATE TABLE miss.t (id INT PRIMARY KEY)");
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("INSERT INTO miss.t VALUES (1)");
+        ApplierConfig cfg = TestApplier.config(SERVERS.servers(), "miss", start, "conservative", 1);
+
+        ApplierException e = TestApplier.runExpectingFailure(cfg);
+
+        assertThat(e.exitCode()).isEqualTo(ExitCode.TARGET_SCHEMA_MISMATCH);
+        assertThat(e.getMessage()).contains("`miss`.`t`").contains("does not exist on the target");
+        assertThat(savedPosition("miss")).isEqualTo(start);
+    }
+
+    private static String savedPosition(String stream) {
+        return SERVERS.target().queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
+            + " binlog_applier.applier_position WHERE stream = '" + stream + "'");
+    }
+
+    private static String stateRow(String stream) {
+        return SERVERS.target().queryString("SELECT CONCAT_WS('|', binlog_file, binlog_offset, gtid_set,"
+            + " applied_transactions, updated_at) FROM binlog_applier.applier_position WHERE stream = '" + stream + "'");
+    }
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = BackboneIT.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
