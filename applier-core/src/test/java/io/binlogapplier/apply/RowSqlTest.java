@@ -1,0 +1,36 @@
+package io.binlogapplier.apply;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RowSqlTest {
+    private static final ColumnInfo ID = new ColumnInfo("id", 0, "int", "int(11)", null, null, false, false);
+    private static final ColumnInfo NAME = new ColumnInfo("na`me", 1, "varchar", "varchar(10)", "utf8mb4",
+        "utf8mb4_general_ci", true, false);
+    private static final ColumnInfo F = new ColumnInfo("f", 2, "float", "float", null, null, true, false);
+    private static final TableSchema T = new TableSchema("db", "t", List.of(ID, NAME, F), List.of(0),
+        List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false);
+
+    @Test
+    void insertsSeveralRowsInOneStatement() {
+        assertThat(RowSql.insert(T, List.of(ID, NAME), 2, false))
+            .isEqualTo("INSERT INTO `db`.`t` (`id`,`na``me`) VALUES (?,?),(?,?)");
+        assertThat(RowSql.insert(T, List.of(ID), 1, true)).isEqualTo("REPLACE INTO `db`.`t` (`id`) VALUES (?)");
+    }
+
+    @Test
+    void updatesAndDeletesFindTheRowByKey() {
+        assertThat(RowSql.update(T, List.of(ID, NAME, F), List.of(ID), true))
+            .isEqualTo("UPDATE `db`.`t` SET `id`=?,`na``me`=?,`f`=? WHERE `id`=?");
+        assertThat(RowSql.delete(T, List.of(ID), true)).isEqualTo("DELETE FROM `db`.`t` WHERE `id`=?");
+    }
+
+    @Test
+    void withoutAKeyTheWholeImageMatchesNullSafelyAndTextAsBytesOneRowAtATime() {
+        assertThat(RowSql.delete(T, List.of(ID, NAME, F), false)).isEqualTo(
+            "DELETE FROM `db`.`t` WHERE `id`<=>? AND CAST(`na``me` AS BINARY)<=>? AND `f`<=>? LIMIT 1");
+    }
+}

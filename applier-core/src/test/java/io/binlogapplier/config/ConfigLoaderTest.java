@@ -1,0 +1,146 @@
+package io.binlogapplier.config;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConfigLoaderTest {
+    private static final String GOOD = """
+        source:
+          host: 127.0.0.1
+          port: 3307
+          user: repl
+          password: repl
+          server_id: 4242
+          start: current
+        target:
+          host: 127.0.0.1
+          port: 3308
+          user: root
+          password: ""
+        apply:
+          mode: conservative
+          workers: 1
+        """;
+
+    private static ApplierConfig parse(String yaml) {
+        return new ConfigLoader(Map.of("APPLIER_PW", "from-env")::get).parse(yaml, "test.yml", "orders");
+    }
+
+    private static ConfigException problems(String yaml) {
+        try {
+            parse(yaml);
+        } catch (ConfigException e) {
+            return e;
+        }
+        throw new AssertionError("expected the configuration to be rejected");
+    }
+
+    @Test
+    void theIssuesExampleLoadsWithDefaults() {
+        ApplierConfig c = parse(GOOD);
+
+        assertThat(c.name()).as("defaults to the file name").isEqualTo("orders");
+        assertThat(c.source().port()).isEqualTo(3307);
+        assertThat(c.source().serverId()).isEqualTo(4242);
+        assertThat(c.source().start()).isInstanceOf(StartPosition.Current.class);
+        assertThat(c.source().heartbeat()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.target().stateSchema()).isEqualTo("binlog_applier");
+        assertThat(c.apply().mode()).isEqualTo(ApplyMode.CONSERVATIVE);
+        assertThat(c.apply().workers()).isEqualTo(1);
+        assertThat(c.apply().ringEntries()).isEqualTo(4096);
+    }
+
+    @Test
+    void startAcceptsFilePositionsAndBothKindsOfGtid() {
+        assertThat(parse(GOOD.replace("start: current", "start: \"mysql-bin.000001:4\"")).source().start())
+            .hasToString("mysql-bin.000001:4").isInstanceOf(StartPosition.File.class);
+        assertThat(parse(GOOD.replace("start: current", "start: \"0-1-100,1-2-5\"")).source().start())
+            .hasToString("0-1-100,1-2-5").isInstanceOf(StartPosition.Gtid.class);
+        assertThat(parse(GOOD.replace("start: current",
+            "start: \"3E11FA47-71CA-11E1-9E33-C80AA9429562:1-100\"")).source().start())
+            .hasToString("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-100").isInstanceOf(StartPosition.Gtid.class);
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnceWithItsKeyPath() {
+        String bad = GOOD.replace("port: 3307", "port: 70000").replace("server_id: 4242", "server_id: many")
+            .replace("mode: conservative", "mode: fast").replace("workers: 1", "workers: 1\n  colour: blue")
+            .replace("  user: root\n", "");
+
+        ConfigException e = problems(bad);
+
+        assertThat(e.problems()).containsExactlyInAnyOrder(
+            "source.port: must be between 1 and 65535, not 70000",
+            "source.server_id: must be a whole number, not 'many'",
+            "target.user: is required",
+            "apply.mode: must be one of conservative, optimistic, not 'fast'",
+            "apply.colour: unknown key (see config/example.yml for the keys there are)");
+        assertThat(e.asApplierException().exitCode().code()).isEqualTo(3);
+    }
+
+    @Test
+    void missingSectionsAndWrongTypesAreNamed() {
+        ConfigException e = problems("source: 5\napply:\n  workers: [1, 2]\n");
+        assertThat(e.problems()).contains("source: must be a mapping of keys, not '5'", "target.host: is required",
+            "apply.workers: must be a whole number, not a list");
+    }
+
+    @Test
+    void aBadStartPositionIsRejected() {
+        assertThat(problems(GOOD.replace("start: current", "start: yesterday")).problems())
+            .anyMatch(p -> p.startsWith("source.start: must be 'current', a file:offset"));
+    }
+
+    @Test
+    void passwordsComeFromAFileOrTheEnvironmentAndAreNeverPrinted(@TempDir Path dir) throws Exception {
+        Path pw = dir.resolve("pw");
+        Files.writeString(pw, "s3cret\n");
+        ApplierConfig c = parse(GOOD.replace("password: repl", "password_file: " + pw)
+            .replace("password: \"\"", "password_env: APPLIER_PW"));
+
+        assertThat(c.source().password().value()).isEqualTo("s3cret");
+        assertThat(c.target().password().value()).isEqualTo("from-env");
+        assertThat(c.toString()).doesNotContain("s3cret").doesNotContain("from-env").contains("<masked>");
+    }
+
+    @Test
+    void anUnreadablePasswordFileOrMissingVariableIsAProblem() {
+        ConfigException e = problems(GOOD.replace("password: repl", "password_file: /nonexistent/pw")
+            .replace("password: \"\"", "password_env: NOT_SET_ANYWHERE"));
+        assertThat(e.problems()).anyMatch(p -> p.startsWith("source.password_file: cannot read '/nonexistent/pw'"))
+            .contains("target.password_env: environment variable 'NOT_SET_ANYWHERE' is not set");
+    }
+
+    @Test
+    void twoPasswordSourcesAreAmbiguous() {
+        assertThat(problems(GOOD.replace("password: repl", "password: repl\n  password_env: APPLIER_PW")).problems())
+            .contains("source.password: give only one of password, password_file and password_env");
+    }
+
+    @Test
+    void invalidYamlIsReportedAsSuch() {
+        assertThat(problems("source: [unclosed").problems().get(0)).startsWith("not valid YAML");
+    }
+
+    @Test
+    void ringEntriesMustBeAPowerOfTwo() {
+        assertThat(problems(GOOD + "  ring_entries: 1000\n").problems())
+            .contains("apply.ring_entries: must be a power of two (1024, 4096 …), not 1000");
+    }
+
+    @Test
+    void sizesAndDurationsTakeUnits() {
+        ApplierConfig c = parse(GOOD + "  unit_max_bytes: 4MB\n  unit_max_delay: 250ms\n  ring_bytes: 1GiB\n");
+        assertThat(c.apply().unitMaxBytes()).isEqualTo(4L << 20);
+        assertThat(c.apply().unitMaxDelay()).isEqualTo(Duration.ofMillis(250));
+        assertThat(c.apply().ringBytes()).isEqualTo(1L << 30);
+    }
+}

@@ -1,0 +1,238 @@
+package io.binlogapplier.schedule;
+
+import io.binlogapplier.config.ApplyMode;
+import io.binlogapplier.position.GtidTracker;
+import io.binlogapplier.position.SourcePosition;
+import io.binlogapplier.transaction.Transaction;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class UnitSchedulerTest {
+    private static final UnitBounds BIG = new UnitBounds(1000, 1L << 30, Long.MAX_VALUE);
+    private static final TransactionTraits PLAIN = TransactionTraits.ordinary(TransactionTraits.NO_KEYS);
+
+    private static UnitScheduler scheduler(ApplyMode mode, int workers, UnitBounds bounds) {
+        return new UnitScheduler(mode, workers, bounds, new GtidTracker(""), SourcePosition.ResumeBy.FILE);
+    }
+
+    /** Schedules the transactions back to back as if all were already on the ring. */
+    private static List<Decision> run(UnitScheduler s, List<Transaction> txs, List<TransactionTraits> traits,
+                                      long committed) {
+        List<Decision> out = new ArrayList<>();
+        for (int i = 0; i < txs.size(); i++) {
+            UnitScheduler.Lookahead next = i + 1 < txs.size()
+                ? new UnitScheduler.Lookahead.Next(txs.get(i + 1), traits.get(i + 1)) : null;
+            out.add(s.schedule(txs.get(i), traits.get(i), next, 0, committed));
+        }
+        return out;
+    }
+
+    private static List<TransactionTraits> plain(int n) {
+        List<TransactionTraits> t = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            t.add(PLAIN);
+        }
+        return t;
+    }
+
+    @Test
+    void oneWorkerPacksEverythingAvailableIntoOneUnit() {
+        List<Transaction> txs = List.of(Transactions.mariadb(1, 10), Transactions.mariadb(2, 11),
+            Transactions.mariadb(3, 12));
+        List<Decision> d = run(scheduler(ApplyMode.CONSERVATIVE, 1, BIG), txs, plain(3), 0);
+
+        assertThat(d).extracting(Decision::unitId).containsOnly(1L);
+        assertThat(d.get(0).unitStart()).isTrue();
+        assertThat(d.get(2).unitEnd()).isTrue();
+        assertThat(d.get(2).transactions()).isEqualTo(3);
+        assertThat(d.get(2).positionAfter().coordinates().toString()).isEqualTo("mysql-bin.000001:3500");
+        assertThat(d.get(2).positionAfter().gtids()).isEqualTo("0-1-3");
+    }
+
+    @Test
+    void aUnitEndsWhenTheRingHasNothingMore() {
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 1, BIG);
+        Decision first = s.schedule(Transactions.mariadb(1, 10), PLAIN, null, 0, 0);
+        Decision second = s.schedule(Transactions.mariadb(2, 10), PLAIN, null, 0, 0);
+
+        assertThat(first.unitEnd()).isTrue();
+        assertThat(second.unitId()).isEqualTo(2);
+        assertThat(second.unitStart()).isTrue();
+    }
+
+    @Test
+    void blockCommitBoundsCutUnits() {
+        List<Transaction> txs = new ArrayList<>();
+        for (int i = 1; i <= 7; i++) {
+            txs.add(Transactions.mariadb(i, i));
+        }
+        List<Decision> byCount = run(scheduler(ApplyMode.CONSERVATIVE, 1, new UnitBounds(3, 1L << 30, Long.MAX_VALUE)),
+            txs, plain(7), 0);
+        assertThat(byCount).extracting(Decision::unitId).containsExactly(1L, 1L, 1L, 2L, 2L, 2L, 3L);
+
+        List<Decision> byBytes = run(scheduler(ApplyMode.CONSERVATIVE, 1, new UnitBounds(100, 250, Long.MAX_VALUE)),
+            txs, plain(7), 0);
+        assertThat(byBytes).extracting(Decision::unitId).containsExactly(1L, 1L, 2L, 2L, 3L, 3L, 4L);
+    }
+
+    @Test
+    void aUnitOlderThanTheDelayBoundIsCut() {
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 1, new UnitBounds(100, 1L << 30, 1_000));
+        Transaction t1 = Transactions.mariadb(1, 1);
+        Transaction t2 = Transactions.mariadb(2, 2);
+        Decision d1 = s.schedule(t1, PLAIN, new UnitScheduler.Lookahead.Next(t2, PLAIN), 5_000, 0);
+        assertThat(d1.unitEnd()).isFalse();
+        Decision d2 = s.schedule(t2, PLAIN, new UnitScheduler.Lookahead.Next(Transactions.mariadb(3, 3), PLAIN),
+            6_000, 0);
+        assertThat(d2.unitEnd()).as("the unit started at 5000 ns and it is now 6000 ns").isTrue();
+    }
+
+    @Test
+    void aBarrierRunsAloneAfterEverythingBeforeItAndEverythingAfterWaitsForIt() {
+        List<Transaction> txs = List.of(Transactions.mariadb(1, 5), Transactions.mariadb(2, 5),
+            Transactions.mariadb(3, 6), Transactions.mariadb(4, 7), Transactions.mariadb(5, 7));
+        List<TransactionTraits> traits = new ArrayList<>(plain(5));
+        traits.set(2, TransactionTraits.barrier("DDL", true));
+        List<Decision> d = run(scheduler(ApplyMode.CONSERVATIVE, 4, BIG), txs, traits, 0);
+
+        assertThat(d).extracting(Decision::unitId).containsExactly(1L, 1L, 2L, 3L, 3L);
+        assertThat(d.get(2).barrier()).isTrue();
+        assertThat(d.get(2).pending()).isTrue();
+        assertThat(d.get(2).waitFor()).isEqualTo(1);
+        assertThat(d.get(2).unitEnd()).isTrue();
+        assertThat(d.get(3).waitFor()).isEqualTo(2);
+    }
+
+    @Test
+    void conservativeMariadbRunsOneCommitGroupInParallelAndWaitsForThePreviousGroup() {
+        // Group 7 = {1, 2}; group 8 = {3, 4}. The ring hands them over one at a time, so each becomes a unit.
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 4, BIG);
+        Decision d1 = s.schedule(Transactions.mariadb(1, 7), PLAIN, null, 0, 0);
+        Decision d2 = s.schedule(Transactions.mariadb(2, 7), PLAIN, null, 0, 0);
+        Decision d3 = s.schedule(Transactions.mariadb(3, 8), PLAIN, null, 0, 0);
+        Decision d4 = s.schedule(Transactions.mariadb(4, 8), PLAIN, null, 0, 0);
+
+        assertThat(d1.waitFor()).isZero();
+        assertThat(d2.waitFor()).as("same commit group as unit 1: no wait").isZero();
+        assertThat(d3.waitFor()).as("new group waits for the whole previous group").isEqualTo(2);
+        assertThat(d4.waitFor()).isEqualTo(2);
+        assertThat(List.of(d1.worker(), d2.worker())).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void conservativeExtendsAUnitIntoTheNextGroupWhenItStartedAtTheGroupsStart() {
+        // The next group needs all of group 7 done: inside one unit, running t1 and t2 first does that.
+        List<Transaction> txs = List.of(Transactions.mariadb(1, 7), Transactions.mariadb(2, 7),
+            Transactions.mariadb(3, 8));
+        List<Decision> d = run(scheduler(ApplyMode.CONSERVATIVE, 4, BIG), txs, plain(3), 0);
+
+        assertThat(d).extracting(Decision::unitId).containsExactly(1L, 1L, 1L);
+    }
+
+    @Test
+    void conservativeCutsAUnitAtAGroupBoundaryWhenJoiningWouldAddAWait() {
+        // Unit 2 holds only the second half of group 7; t3 (group 8) also needs unit 1, which unit 2 never waited for.
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 4, BIG);
+        s.schedule(Transactions.mariadb(1, 7), PLAIN, null, 0, 0);
+        Transaction t2 = Transactions.mariadb(2, 7);
+        Transaction t3 = Transactions.mariadb(3, 8);
+        Decision d2 = s.schedule(t2, PLAIN, new UnitScheduler.Lookahead.Next(t3, PLAIN), 0, 0);
+        Decision d3 = s.schedule(t3, PLAIN, null, 0, 0);
+
+        assertThat(d2.waitFor()).isZero();
+        assertThat(d2.unitEnd()).isTrue();
+        assertThat(d3.unitId()).isEqualTo(3);
+        assertThat(d3.waitFor()).isEqualTo(2);
+    }
+
+    @Test
+    void logicalClockWaitsForTheLastCommittedTransactionAndRestartsAtANewFile() {
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 4, BIG);
+        Decision a = s.schedule(Transactions.mysql(1, "binlog.000001", 0, 1), PLAIN, null, 0, 0);
+        Decision b = s.schedule(Transactions.mysql(2, "binlog.000001", 0, 2), PLAIN, null, 0, 0);
+        Decision c = s.schedule(Transactions.mysql(3, "binlog.000001", 2, 3), PLAIN, null, 0, 0);
+        Decision d = s.schedule(Transactions.mysql(4, "binlog.000001", 1, 4), PLAIN, null, 0, 0);
+        Decision e = s.schedule(Transactions.mysql(5, "binlog.000002", 0, 1), PLAIN, null, 0, 0);
+        Decision f = s.schedule(Transactions.mysql(6, "binlog.000002", 0, 2), PLAIN, null, 0, 0);
+
+        assertThat(a.waitFor()).isZero();
+        assertThat(b.waitFor()).as("last_committed 0: independent").isZero();
+        assertThat(c.waitFor()).as("waits for sequence_number 2").isEqualTo(2);
+        assertThat(d.waitFor()).as("waits for sequence_number 1").isEqualTo(1);
+        assertThat(e.waitFor()).as("sequence numbers restart: wait for the whole previous file").isEqualTo(4);
+        assertThat(f.waitFor()).as("last_committed 0 in the new file still follows the file barrier").isEqualTo(4);
+    }
+
+    @Test
+    void optimisticWaitsOnlyForTheLastUnitSharingAKey() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
+        Decision a = s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {10, 11}), null, 0, 0);
+        Decision b = s.schedule(Transactions.mariadb(2, 2), TransactionTraits.ordinary(new long[] {20}), null, 0, 0);
+        Decision c = s.schedule(Transactions.mariadb(3, 3), TransactionTraits.ordinary(new long[] {11, 30}), null, 0, 0);
+        Decision d = s.schedule(Transactions.mariadb(4, 4), TransactionTraits.ordinary(new long[] {20, 11}), null, 0, 0);
+
+        assertThat(a.waitFor()).isZero();
+        assertThat(b.waitFor()).as("different commit groups, no shared key").isZero();
+        assertThat(c.waitFor()).as("shares key 11 with unit 1").isEqualTo(1);
+        assertThat(d.waitFor()).as("key 11 last written by unit 3, key 20 by unit 2").isEqualTo(3);
+        assertThat(c.worker()).as("goes to the worker it waits for").isEqualTo(a.worker());
+    }
+
+    @Test
+    void optimisticJoinsAConflictInsideTheOpenUnitWithoutWaiting() {
+        List<Transaction> txs = List.of(Transactions.mariadb(1, 1), Transactions.mariadb(2, 2));
+        List<TransactionTraits> traits = List.of(TransactionTraits.ordinary(new long[] {5}),
+            TransactionTraits.ordinary(new long[] {5}));
+        List<Decision> d = run(scheduler(ApplyMode.OPTIMISTIC, 4, BIG), txs, traits, 0);
+
+        assertThat(d).extracting(Decision::unitId).containsExactly(1L, 1L);
+        assertThat(d.get(1).unitEnd()).isTrue();
+    }
+
+    @Test
+    void optimisticCutsTheUnitRatherThanWaitInsideIt() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
+        s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {7}), null, 0, 0);
+        Transaction t2 = Transactions.mariadb(2, 2);
+        Transaction t3 = Transactions.mariadb(3, 3);
+        Decision d2 = s.schedule(t2, TransactionTraits.ordinary(new long[] {8}),
+            new UnitScheduler.Lookahead.Next(t3, TransactionTraits.ordinary(new long[] {7})), 0, 0);
+        Decision d3 = s.schedule(t3, TransactionTraits.ordinary(new long[] {7}), null, 0, 0);
+
+        assertThat(d2.unitEnd()).as("t3 would have to wait for unit 1 in the middle of unit 2").isTrue();
+        assertThat(d3.unitId()).isEqualTo(3);
+        assertThat(d3.waitFor()).isEqualTo(1);
+    }
+
+    @Test
+    void aLargeTransactionStaysInOneUnitAcrossItsParts() {
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 2, BIG);
+        TransactionTraits large = TransactionTraits.barrier("large transaction", true);
+        Decision p0 = s.schedule(Transactions.part(1, 0, false, 10), large, null, 0, 0);
+        Decision p1 = s.schedule(Transactions.part(1, 1, false, 10), large, null, 0, 0);
+        Decision p2 = s.schedule(Transactions.part(1, 2, true, 10), large, null, 0, 0);
+
+        assertThat(List.of(p0, p1, p2)).extracting(Decision::unitId).containsOnly(1L);
+        assertThat(p0.unitStart()).isTrue();
+        assertThat(p1.unitStart()).isFalse();
+        assertThat(p0.unitEnd()).isFalse();
+        assertThat(p2.unitEnd()).isTrue();
+        assertThat(p2.transactions()).isEqualTo(1);
+    }
+
+    @Test
+    void committedUnitsFreeTheirWorkerForNewUnits() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 2, BIG);
+        Decision a = s.schedule(Transactions.mariadb(1, 1), PLAIN, null, 0, 0);
+        Decision b = s.schedule(Transactions.mariadb(2, 2), PLAIN, null, 0, 0);
+        s.committed(1);
+        Decision c = s.schedule(Transactions.mariadb(3, 3), PLAIN, null, 0, 1);
+
+        assertThat(a.worker()).isNotEqualTo(b.worker());
+        assertThat(c.worker()).as("worker of committed unit 1 is the idle one").isEqualTo(a.worker());
+    }
+}

@@ -1,0 +1,60 @@
+package io.binlogapplier.schedule;
+
+import io.binlogapplier.apply.ColumnInfo;
+import io.binlogapplier.apply.TableSchema;
+import io.binlogapplier.binlog.BinlogType;
+import io.binlogapplier.binlog.RowsKind;
+import io.binlogapplier.binlog.TableMap;
+import io.binlogapplier.transaction.Change;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class WriteSetsTest {
+    private static final ColumnInfo ID = new ColumnInfo("id", 0, "int", "int(11)", null, null, false, false);
+    private static final ColumnInfo CODE = new ColumnInfo("code", 1, "varchar", "varchar(10)", "utf8mb4",
+        "utf8mb4_general_ci", true, false);
+    private static final TableSchema T = new TableSchema("db", "t", List.of(ID, CODE), List.of(0),
+        List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0)), new TableSchema.KeyInfo("u_code", List.of(1))),
+        List.of(0), "InnoDB", true, false);
+    private static final TableMap MAP = new TableMap(7, "db", "t", new int[] {BinlogType.LONG, BinlogType.VARCHAR},
+        new int[] {0, 40}, new int[] {0, 0}, new BitSet(), null, null);
+
+    private static long[] insert(Object[]... rows) {
+        BitSet all = new BitSet();
+        all.set(0, 2);
+        Change.Rows r = new Change.Rows(MAP, RowsKind.INSERT, 0, all, all, List.of(rows), 10);
+        return WriteSets.of(List.of(r), x -> T);
+    }
+
+    private static byte[] s(String v) {
+        return v.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theSameKeyValueHashesAlikeAndDifferentOnesApart() {
+        long[] a = insert(new Object[] {1L, s("x")});
+        long[] b = insert(new Object[] {1L, s("y")});
+        long[] c = insert(new Object[] {2L, s("z")});
+
+        assertThat(a).hasSize(2);
+        assertThat(a).containsAnyOf(b);
+        assertThat(a).doesNotContain(c[0], c[1]);
+    }
+
+    @Test
+    void caseAccentAndTrailingSpaceVariantsConflictUnderAnInsensitiveCollation() {
+        long[] a = insert(new Object[] {1L, s("Café")});
+        long[] b = insert(new Object[] {2L, s("cafe  ")});
+        assertThat(a).containsAnyOf(b);
+    }
+
+    @Test
+    void aNullUniqueValueIsNoKey() {
+        assertThat(insert(new Object[] {1L, null})).hasSize(1);
+    }
+}
