@@ -44,6 +44,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     private long unitId;
     private final List<Transaction> parts = new ArrayList<>();
     private long unitBytes;
+    private long unitRows;
     private boolean unitReplay;
     private long lastCommitMicros;
 
@@ -155,6 +156,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         unitId = d.unitId();
         parts.clear();
         unitBytes = 0;
+        unitRows = 0;
         unitReplay = replay;
         if (d.pending()) {
             // DDL and non-transactional changes cannot share a transaction with the position row: record
@@ -204,6 +206,11 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 ctx.sequencer().awaitCommitted(d.unitId() - 1);
             }
         }
+        for (io.binlogapplier.transaction.Change c : t.changes()) {
+            if (c instanceof io.binlogapplier.transaction.Change.Rows r) {
+                unitRows += r.rowCount();
+            }
+        }
         if (d.barrier()) {
             // A barrier runs alone and is never retried: its bytes can leave the budget as soon as applied.
             ctx.publisher().release(t.sizeBytes());
@@ -217,16 +224,18 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             // The source rolled this back; only its non-transactional changes remain, as on the source.
             connection.rollback();
         }
+        // Wait for the turn first: every unit updates the same position row, so a later unit that
+        // took the row lock before its turn would block the earlier unit it waits for.
+        ctx.sequencer().awaitCommitted(d.unitId() - 1);
+        ctx.failure().check();
         ctx.state().bindAdvance(advance, d.positionAfter(), lastCommitMicros, d.transactions());
         if (advance.executeUpdate() != 1) {
             throw stateRowMissing();
         }
-        ctx.sequencer().awaitCommitted(d.unitId() - 1);
-        ctx.failure().check();
         connection.commit();
-        ctx.sequencer().markCommitted(d.unitId(), d.positionAfter(), lastCommitMicros, d.transactions());
+        ctx.sequencer().markCommitted(d.unitId(), d.positionAfter(), lastCommitMicros, d.transactions(), unitRows);
         ctx.publisher().release(unitBytes);
-        ctx.metrics().unitCommitted(d.transactions(), unitBytes);
+        ctx.metrics().unitCommitted(d.transactions(), unitRows, unitBytes);
         unitId = 0;
         parts.clear();
         unitBytes = 0;

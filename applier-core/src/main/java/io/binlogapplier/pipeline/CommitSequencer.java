@@ -19,6 +19,7 @@ final class CommitSequencer {
     private volatile SourcePosition lowWater;
     private volatile long lowWaterCommitMicros;
     private volatile long committedTransactions;
+    private volatile long committedRows;
 
     CommitSequencer(FailureLatch failure, SourcePosition start, long startCommitMicros) {
         this.failure = failure;
@@ -44,6 +45,10 @@ final class CommitSequencer {
         return committedTransactions;
     }
 
+    long committedRows() {
+        return committedRows;
+    }
+
     /** Blocks until unit {@code unitId} committed; throws when the pipeline failed meanwhile. */
     void awaitCommitted(long unitId) throws InterruptedException {
         if (committed >= unitId) {
@@ -60,7 +65,7 @@ final class CommitSequencer {
         }
     }
 
-    void markCommitted(long unitId, SourcePosition after, long commitMicros, int transactions) {
+    void markCommitted(long unitId, SourcePosition after, long commitMicros, int transactions, long rows) {
         lock.lock();
         try {
             if (unitId != committed + 1) {
@@ -69,6 +74,7 @@ final class CommitSequencer {
             lowWater = after;
             lowWaterCommitMicros = commitMicros;
             committedTransactions += transactions;
+            committedRows += rows;
             committed = unitId;
             changed.signalAll();
         } finally {

@@ -43,7 +43,8 @@ public final class Pipeline {
     /** How a run ended without failing. */
     public enum Ending { UNTIL_REACHED, STOPPED, SOURCE_LOST }
 
-    public record Result(Ending ending, SourcePosition position, long transactions, ApplierException sourceLoss) {
+    public record Result(Ending ending, SourcePosition position, long transactions, long rows,
+                         ApplierException sourceLoss) {
     }
 
     private final ApplierConfig config;
@@ -185,7 +186,7 @@ public final class Pipeline {
             throw failure.failure();
         }
         Ending ending = untilReached ? Ending.UNTIL_REACHED : sourceLoss != null ? Ending.SOURCE_LOST : Ending.STOPPED;
-        return new Result(ending, seq.lowWater(), seq.committedTransactions(), sourceLoss);
+        return new Result(ending, seq.lowWater(), seq.committedTransactions(), seq.committedRows(), sourceLoss);
     }
 
     /** Requests a graceful stop: read no more, commit what is complete, roll back the rest. */
@@ -245,8 +246,8 @@ public final class Pipeline {
                 return;
             }
             if (ex instanceof SQLException se) {
-                failure.fail(SqlErrors.verdict(se) == SqlErrors.Verdict.FATAL ? SqlErrors.fatal(se, "a target statement",
-                    "the pipeline") : TargetErrors.connect(se));
+                failure.fail(SqlErrors.verdict(se) == SqlErrors.Verdict.RECONNECT ? TargetErrors.connect(se)
+                    : SqlErrors.fatal(se, "a target statement", "the pipeline"));
             } else if (ex instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
                 failure.fail(new ApplierException(ExitCode.INTERNAL, "pipeline thread interrupted", ex));

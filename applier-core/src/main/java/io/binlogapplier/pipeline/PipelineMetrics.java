@@ -5,7 +5,7 @@ public interface PipelineMetrics {
     PipelineMetrics NONE = new PipelineMetrics() {
     };
 
-    default void unitCommitted(int transactions, long bytes) {
+    default void unitCommitted(int transactions, long rows, long bytes) {
     }
 
     default void retried(String reason) {

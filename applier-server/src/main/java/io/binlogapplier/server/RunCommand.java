@@ -47,7 +47,8 @@ final class RunCommand implements Callable<Integer> {
         if (o.nothingToDo()) {
             log.info("nothing to apply: the target is at {}", o.position());
         } else {
-            log.info("applied {} transactions in {} ms; position {}", o.transactions(), o.millis(), o.position());
+            log.info("applied {} transactions, {} rows in {} ms ({} rows/s); position {}", o.transactions(), o.rows(),
+                o.millis(), o.millis() == 0 ? o.rows() : o.rows() * 1000 / o.millis(), o.position());
         }
         return ExitCode.OK.code();
     }

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Helpers shared by demo.sh and bench.sh: throwaway MariaDB servers on free ports.
+
+mariadbd_bin() { command -v mariadbd 2>/dev/null || echo /usr/sbin/mariadbd; }
+
+free_port() {
+  local p
+  while true; do
+    p=$(( 20000 + RANDOM % 40000 ))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "$p"
+      return
+    fi
+  done
+}
+
+# start_server NAME PORT SERVER_ID [extra mariadbd options...]; data under $WORK/NAME
+start_server() {
+  local name=$1 port=$2 id=$3
+  shift 3
+  local dir="$WORK/$name"
+  mkdir -p "$dir"
+  local user_opt=()
+  if [ "$(id -u)" -eq 0 ]; then user_opt=(--user=root); fi
+  mariadb-install-db --no-defaults "${user_opt[@]}" --datadir="$dir/data" \
+    --auth-root-authentication-method=normal --skip-test-db >"$dir/install.log" 2>&1
+  "$(mariadbd_bin)" --no-defaults "${user_opt[@]}" --datadir="$dir/data" --port="$port" \
+    --bind-address=127.0.0.1 --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" \
+    --log-error="$dir/error.log" --server-id="$id" --skip-name-resolve --performance-schema=OFF \
+    --max-connections=500 --innodb-buffer-pool-size=512M --innodb-log-file-size=256M "$@" \
+    >"$dir/stdout.log" 2>&1 &
+  echo $! >"$dir/launcher.pid"
+  for _ in $(seq 1 300); do
+    if mariadb --no-defaults -h127.0.0.1 -P"$port" -uroot -e "SELECT 1" >/dev/null 2>&1; then
+      return 0
+    fi
+    sleep 0.2
+  done
+  echo "server $name did not start; its log:" >&2
+  cat "$dir/error.log" >&2
+  return 1
+}
+
+stop_servers() {
+  local f
+  for f in "$WORK"/*/mysqld.pid; do
+    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+  done
+  for f in "$WORK"/*/mysqld.pid; do
+    for _ in $(seq 1 100); do
+      [ -f "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null || break
+      sleep 0.1
+    done
+  done
+}
+
+sql() { # sql PORT "statements"
+  mariadb --no-defaults -h127.0.0.1 -P"$1" -uroot -N -B -e "$2"
+}
