@@ -16,6 +16,7 @@ command -v mvn >/dev/null 2>&1 || missing+=(maven)
 { command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ]; } || missing+=(mariadb-server)
 command -v mariadb >/dev/null 2>&1 || missing+=(mariadb-client)
 command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
+command -v bc >/dev/null 2>&1 || missing+=(bc)
 
 if (( ${#missing[@]} == 0 )); then
   exit 0

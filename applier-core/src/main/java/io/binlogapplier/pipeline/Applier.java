@@ -41,7 +41,8 @@ public final class Applier {
     }
 
     /** What a run achieved. */
-    public record Outcome(SourcePosition position, long transactions, long rows, long millis, boolean nothingToDo) {
+    public record Outcome(SourcePosition position, long transactions, long rows, long units, long millis,
+                          boolean nothingToDo) {
     }
 
     private final ApplierConfig config;
@@ -100,11 +101,12 @@ public final class Applier {
             }
             if (untilAt != null && saved.position().coordinates().atOrAfter(untilAt)) {
                 log.info("already at {}: nothing to apply up to {}", saved.position(), untilAt);
-                return new Outcome(saved.position(), 0, 0, elapsed(started), true);
+                return new Outcome(saved.position(), 0, 0, 0, elapsed(started), true);
             }
             TableSchemaCache schemas = new TableSchemaCache();
             long transactions = 0;
             long rows = 0;
+            long units = 0;
             int losses = 0;
             while (true) {
                 Pipeline p = new Pipeline(config, pool, schemas, charsets, state, metrics);
@@ -123,11 +125,12 @@ public final class Applier {
                 }
                 transactions += result.transactions();
                 rows += result.rows();
+                units += result.units();
                 if (result.transactions() > 0) {
                     losses = 0;
                 }
                 if (result.ending() != Pipeline.Ending.SOURCE_LOST || stopRequested) {
-                    return new Outcome(result.position(), transactions, rows, elapsed(started), false);
+                    return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
                 }
                 if (++losses > config.source().reconnectAttempts()) {
                     throw new ApplierException(ExitCode.SOURCE_UNREACHABLE, result.sourceLoss().getMessage()

@@ -43,7 +43,7 @@ public final class Pipeline {
     /** How a run ended without failing. */
     public enum Ending { UNTIL_REACHED, STOPPED, SOURCE_LOST }
 
-    public record Result(Ending ending, SourcePosition position, long transactions, long rows,
+    public record Result(Ending ending, SourcePosition position, long transactions, long rows, long units,
                          ApplierException sourceLoss) {
     }
 
@@ -111,7 +111,7 @@ public final class Pipeline {
             new GtidTracker(saved.position().gtids()), saved.position().resumeBy());
         SchedulerHandler schedulerHandler = new SchedulerHandler("applier-" + name + "-scheduler", scheduler,
             new TraitsBuilder(schemas, schedulerConnection, config.apply().mode()), seq, ring,
-            saved.pending() == null ? null : saved.pending().coordinates(), endUnit::set);
+            saved.pending() == null ? null : saved.pending().coordinates(), endUnit::set, failure::failed);
         CountDownLatch sawEnd = new CountDownLatch(workers);
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target::get, schemas, charsets, state, seq,
             failure, pub, config.apply().retries(), metrics);
@@ -186,7 +186,8 @@ public final class Pipeline {
             throw failure.failure();
         }
         Ending ending = untilReached ? Ending.UNTIL_REACHED : sourceLoss != null ? Ending.SOURCE_LOST : Ending.STOPPED;
-        return new Result(ending, seq.lowWater(), seq.committedTransactions(), seq.committedRows(), sourceLoss);
+        return new Result(ending, seq.lowWater(), seq.committedTransactions(), seq.committedRows(),
+            seq.committed(), sourceLoss);
     }
 
     /** Requests a graceful stop: read no more, commit what is complete, roll back the rest. */

@@ -25,6 +25,10 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
     private final RingBuffer<RingSlot> ring;
     private final BinlogCoordinates replayStart;
     private final LongConsumer onEnd;
+    /** How long a unit waits for a next transaction that is not on the ring yet. */
+    static final long LINGER_NANOS = 5_000_000;
+
+    private final java.util.function.BooleanSupplier failed;
     private TransactionTraits current;
     private long lastDdlUnit;
     private long seenCommitted;
@@ -35,8 +39,10 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
      * @param onEnd receives the last unit that will commit, once END passes
      */
     SchedulerHandler(String threadName, UnitScheduler scheduler, TraitsBuilder traits, CommitSequencer sequencer,
-                     RingBuffer<RingSlot> ring, BinlogCoordinates replayStart, LongConsumer onEnd) {
+                     RingBuffer<RingSlot> ring, BinlogCoordinates replayStart, LongConsumer onEnd,
+                     java.util.function.BooleanSupplier failed) {
         this.threadName = threadName;
+        this.failed = failed;
         this.scheduler = scheduler;
         this.traits = traits;
         this.sequencer = sequencer;
@@ -92,7 +98,7 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         }
         slot.traits = current;
         UnitScheduler.Lookahead next = null;
-        if (t.lastPart() && !endOfBatch) {
+        if (t.lastPart() && (!endOfBatch || lingerForNext(sequence))) {
             next = lookahead(sequence + 1, current);
         }
         Decision d = scheduler.schedule(t, current, next, System.nanoTime(), sequencer.committed());
@@ -101,6 +107,28 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         if (t.implicitCommit()) {
             lastDdlUnit = d.unitId();
         }
+    }
+
+    /**
+     * The ring has nothing after this transaction right now. Rather than end the unit at once (one
+     * commit per transaction whenever the workers outpace the reader), wait briefly for the next
+     * one: up to {@link #LINGER_NANOS}, and never past the unit's delay bound.
+     *
+     * @return true when the next slot arrived in time
+     */
+    private boolean lingerForNext(long sequence) {
+        if (current.barrier() || !scheduler.unitOpen()) {
+            return false;
+        }
+        long wait = Math.min(LINGER_NANOS, scheduler.openUnitTimeLeft(System.nanoTime()));
+        long deadline = System.nanoTime() + wait;
+        while (ring.getCursor() <= sequence) {
+            if (System.nanoTime() >= deadline || failed.getAsBoolean()) {
+                return false;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+        }
+        return true;
     }
 
     private UnitScheduler.Lookahead lookahead(long seq, TransactionTraits mine) throws Exception {

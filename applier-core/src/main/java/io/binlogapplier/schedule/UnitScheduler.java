@@ -150,6 +150,15 @@ public final class UnitScheduler {
         return lastUnit;
     }
 
+    /** Nanoseconds until the open unit reaches its delay bound (0 when none is open or it has). */
+    public long openUnitTimeLeft(long nowNanos) {
+        if (open == null) {
+            return 0;
+        }
+        long left = bounds.maxDelayNanos() - (nowNanos - open.startNanos);
+        return Math.max(0, left);
+    }
+
     /** True while a unit has begun but not ended. */
     public boolean unitOpen() {
         return open != null;

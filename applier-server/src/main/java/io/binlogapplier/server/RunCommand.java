@@ -47,8 +47,9 @@ final class RunCommand implements Callable<Integer> {
         if (o.nothingToDo()) {
             log.info("nothing to apply: the target is at {}", o.position());
         } else {
-            log.info("applied {} transactions, {} rows in {} ms ({} rows/s); position {}", o.transactions(), o.rows(),
-                o.millis(), o.millis() == 0 ? o.rows() : o.rows() * 1000 / o.millis(), o.position());
+            log.info("applied {} transactions, {} rows in {} ms ({} rows/s, {} target commits); position {}",
+                o.transactions(), o.rows(), o.millis(), o.millis() == 0 ? o.rows() : o.rows() * 1000 / o.millis(),
+                o.units(), o.position());
         }
         return ExitCode.OK.code();
     }

@@ -25,8 +25,11 @@ final class ShutdownCoordinator {
         }
         hooked = true;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (finished.getCount() == 0) {
+                return; // a normal exit: System.exit already carries the code
+            }
             Runnable s = stopAction;
-            if (s != null && finished.getCount() > 0) {
+            if (s != null) {
                 s.run();
             }
             try {
