@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.BitSet;
+import java.util.Locale;
 
 /**
  * Decodes one row image of a rows event into exact Java values, one per table column (columns
@@ -239,7 +240,9 @@ public final class RowImageDecoder {
         if (decimals <= 0) {
             return;
         }
-        String six = String.format("%06d", micros);
+        // Locale.ROOT: the default locale may format digits in another script (ar-EG gives
+        // U+0660..), which would corrupt the literal.
+        String six = String.format(Locale.ROOT, "%06d", micros);
         sb.append('.').append(six, 0, Math.min(decimals, 6));
     }
 

@@ -140,14 +140,16 @@ public final class TransactionAssembler {
             throw protocol("a GTID event before the previous transaction ended", g);
         }
         gtid = g;
+        boolean mariadb = g.gtid() instanceof io.binlogapplier.position.SourceGtid.Mariadb;
+        // Only MariaDB's flags2 are MariaDB flags: a MySQL GTID event without a logical clock (5.6)
+        // has flags 1 (may have statement-based changes), which must not read as FL_STANDALONE.
         CommitGroup group = new CommitGroup(g.commitId(), g.lastCommitted(), g.sequenceNumber(), file,
-            g.sequenceNumber() >= 0 ? 0 : g.flags());
+            mariadb ? g.flags() : 0);
         head = new TransactionHead(++sequence, g.gtid(), group, new BinlogCoordinates(file, start(g.header())),
             g.header().timestamp());
         standalone = g.standalone();
         // MariaDB: a GTID without FL_STANDALONE opens the group itself (no BEGIN follows since 10.0);
         // MySQL: BEGIN follows, or a DDL statement alone.
-        boolean mariadb = g.gtid() instanceof io.binlogapplier.position.SourceGtid.Mariadb;
         state = mariadb && !standalone ? State.IN_TRANSACTION : State.AFTER_GTID;
     }
 
