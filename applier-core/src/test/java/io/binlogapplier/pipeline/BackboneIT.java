@@ -84,6 +84,21 @@ class BackboneIT {
         assertThat(savedPosition("miss")).isEqualTo(start);
     }
 
+    @Test
+    void theComparisonItselfReportsTheRowsThatDiffer() {
+        for (var server : java.util.List.of(SERVERS.source(), SERVERS.target())) {
+            server.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE cmp",
+                "CREATE TABLE cmp.t (id INT PRIMARY KEY, v VARBINARY(10))", "INSERT INTO cmp.t VALUES (1, 'same')");
+        }
+        SERVERS.source().execute("SET SESSION sql_log_bin = 0", "INSERT INTO cmp.t VALUES (2, 0x00ff)");
+        SERVERS.target().execute("INSERT INTO cmp.t VALUES (3, 'extra')");
+
+        TableComparison.Report r = TableComparison.compare(SERVERS.source(), SERVERS.target(), "cmp");
+
+        assertThat(r.same()).isFalse();
+        assertThat(r.toString()).contains("only on source: ('2', 0x00ff)").contains("only on target: ('3', 'extra')");
+    }
+
     private static String savedPosition(String stream) {
         return SERVERS.target().queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
             + " binlog_applier.applier_position WHERE stream = '" + stream + "'");
