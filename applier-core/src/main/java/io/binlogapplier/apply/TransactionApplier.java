@@ -1,5 +1,6 @@
 package io.binlogapplier.apply;
 
+import io.binlogapplier.config.ApplyMethod;
 import io.binlogapplier.transaction.Change;
 import io.binlogapplier.transaction.Transaction;
 
@@ -26,14 +27,24 @@ public final class TransactionApplier implements AutoCloseable {
     private final TableSchemaCache schemas;
     private final RowApplier rows;
     private final StatementRunner statements;
+    private final BinlogStatements binlog;
 
-    public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets)
-        throws SQLException {
+    public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets,
+                              ApplyMethod method) throws SQLException {
         this.connection = connection;
         this.schemas = schemas;
         this.rows = new RowApplier(connection, schemas);
         this.statements = new StatementRunner(connection, charsets, SESSION_INIT);
         initSession(connection);
+        this.binlog = method == ApplyMethod.BINLOG ? new BinlogStatements(connection, maxEventBytes(connection)) : null;
+    }
+
+    /** Raw event bytes per BINLOG statement: base64 grows them by a third; stay well under max_allowed_packet. */
+    private static long maxEventBytes(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT @@max_allowed_packet")) {
+            long packet = rs.next() ? rs.getLong(1) : 16L << 20;
+            return Math.max(64 << 10, Math.min(8L << 20, packet / 2));
+        }
     }
 
     /** Puts a connection into the applier's session state. */
@@ -55,14 +66,36 @@ public final class TransactionApplier implements AutoCloseable {
         String where = describe(part);
         for (Change c : part.changes()) {
             if (c instanceof Change.Rows r) {
-                rows.apply(r, where, replay);
+                if (binlog != null && !replay && r.body() != null && part.head().format() != null) {
+                    for (Change.Rows tooLarge : binlog.add(r, part.head().format(), where)) {
+                        rows.apply(tooLarge, where, false);
+                    }
+                } else {
+                    flush();
+                    rows.apply(r, where, replay);
+                }
             } else if (c instanceof Change.Statement s) {
+                flush();
                 statements.run(s, where, replay);
                 rows.resetSession();
                 if (s.implicitCommit()) {
                     schemas.invalidateAll();
                 }
             }
+        }
+    }
+
+    /** Sends row events still buffered for a BINLOG statement; call before the position update. */
+    public void flush() throws SQLException {
+        if (binlog != null) {
+            binlog.flush();
+        }
+    }
+
+    /** Drops buffered row events (the unit is being rolled back). */
+    public void discard() {
+        if (binlog != null) {
+            binlog.discard();
         }
     }
 

@@ -18,8 +18,11 @@ public sealed interface BinlogEvent {
     record Rotate(EventHeader header, String file, long position) implements BinlogEvent {
     }
 
-    /** Start of a binlog file (or of the stream after connecting). */
-    record FormatDescription(EventHeader header, String serverVersion) implements BinlogEvent {
+    /**
+     * Start of a binlog file (or of the stream after connecting). {@code raw} is the whole event as
+     * received (header, body, checksum): a target must see it before BINLOG statements of rows.
+     */
+    record FormatDescription(EventHeader header, String serverVersion, byte[] raw) implements BinlogEvent {
     }
 
     /**
@@ -54,9 +57,12 @@ public sealed interface BinlogEvent {
     record TableMapped(EventHeader header, TableMap map) implements BinlogEvent {
     }
 
-    /** Rows changed in one table. For UPDATE, {@code rows} alternates before and after images. */
+    /**
+     * Rows changed in one table. For UPDATE, {@code rows} alternates before and after images.
+     * {@code body} is the raw event body, kept only when rows are applied as BINLOG statements.
+     */
     record Rows(EventHeader header, RowsKind kind, long tableId, int flags, BitSet beforeColumns,
-                BitSet afterColumns, List<Object[]> rows, long sizeBytes) implements BinlogEvent {
+                BitSet afterColumns, List<Object[]> rows, long sizeBytes, byte[] body) implements BinlogEvent {
         /** Rows-event flag STMT_END_F. */
         public static final int FLAG_STMT_END = 1;
         /** Rows-event flag NO_FOREIGN_KEY_CHECKS_F: the source session had foreign_key_checks=0. */

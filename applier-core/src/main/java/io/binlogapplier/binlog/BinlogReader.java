@@ -37,15 +37,17 @@ public final class BinlogReader {
 
     private final SourceConfig config;
     private final String threadName;
-    private final EventConverter converter = new EventConverter();
+    private final EventConverter converter;
     private final AtomicReference<ApplierException> failure = new AtomicReference<>();
     private volatile boolean stopping;
     private volatile BinaryLogClient client;
     private Thread thread;
 
-    public BinlogReader(SourceConfig config, String threadName) {
+    /** @param keepBodies keep raw rows-event bodies for the BINLOG apply method */
+    public BinlogReader(SourceConfig config, String threadName, boolean keepBodies) {
         this.config = config;
         this.threadName = threadName;
+        this.converter = new EventConverter(keepBodies);
     }
 
     /** Connects from {@code from} and starts delivering events; returns at once. */

@@ -172,7 +172,9 @@ public final class EventBodyParser {
         while (n < version.length && version[n] != 0) {
             n++;
         }
-        return new BinlogEvent.FormatDescription(header, new String(version, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+        byte[] raw = EventEncoder.event(header, body, false);
+        return new BinlogEvent.FormatDescription(header, new String(version, 0, n,
+            java.nio.charset.StandardCharsets.UTF_8), raw);
     }
 
     /** XID_EVENT (16). */
@@ -212,6 +214,12 @@ public final class EventBodyParser {
      */
     public static BinlogEvent.Rows rows(EventHeader header, byte[] body, RowsKind kind, boolean v2,
                                         LongFunction<TableMap> tableMaps) {
+        return rows(header, body, kind, v2, tableMaps, false);
+    }
+
+    /** As {@link #rows(EventHeader, byte[], RowsKind, boolean, LongFunction)}, keeping the raw body if asked. */
+    public static BinlogEvent.Rows rows(EventHeader header, byte[] body, RowsKind kind, boolean v2,
+                                        LongFunction<TableMap> tableMaps, boolean keepBody) {
         ByteReader r = new ByteReader(body);
         long tableId = r.uLE(6);
         int flags = r.u16();
@@ -241,7 +249,8 @@ public final class EventBodyParser {
             }
         }
         return new BinlogEvent.Rows(header, kind, tableId, flags, before,
-            kind == RowsKind.UPDATE ? after : before, Collections.unmodifiableList(rows), body.length);
+            kind == RowsKind.UPDATE ? after : before, Collections.unmodifiableList(rows), body.length,
+            keepBody ? body : null);
     }
 
     /**
@@ -312,7 +321,7 @@ public final class EventBodyParser {
                 names = List.copyOf(names);
             }
         }
-        return new TableMap(tableId, schema, table, types, metas, lengths, nullable, names, unsigned);
+        return new TableMap(tableId, schema, table, types, metas, lengths, nullable, names, unsigned, body);
     }
 
     /**

@@ -54,6 +54,16 @@ public final class EventConverter {
     private static final int MAX_TABLE_MAPS = 100_000;
 
     private final Map<Long, TableMap> tableMaps = new HashMap<>();
+    private final boolean keepBodies;
+
+    public EventConverter() {
+        this(false);
+    }
+
+    /** @param keepBodies keep raw rows-event bodies (rows applied as BINLOG statements need them) */
+    public EventConverter(boolean keepBodies) {
+        this.keepBodies = keepBodies;
+    }
 
     /** Forget table maps: table ids are only valid within one binlog file. */
     public void reset() {
@@ -72,6 +82,9 @@ public final class EventConverter {
                 return EventBodyParser.xid(h, body);
             case TABLE_MAP: {
                 TableMap map = EventBodyParser.tableMap(body);
+                if (!keepBodies) {
+                    map = withoutBody(map);
+                }
                 if (tableMaps.size() >= MAX_TABLE_MAPS) {
                     tableMaps.clear();
                 }
@@ -79,17 +92,17 @@ public final class EventConverter {
                 return new BinlogEvent.TableMapped(h, map);
             }
             case WRITE_ROWS_V1:
-                return EventBodyParser.rows(h, body, RowsKind.INSERT, false, tableMaps::get);
+                return EventBodyParser.rows(h, body, RowsKind.INSERT, false, tableMaps::get, keepBodies);
             case UPDATE_ROWS_V1:
-                return EventBodyParser.rows(h, body, RowsKind.UPDATE, false, tableMaps::get);
+                return EventBodyParser.rows(h, body, RowsKind.UPDATE, false, tableMaps::get, keepBodies);
             case DELETE_ROWS_V1:
-                return EventBodyParser.rows(h, body, RowsKind.DELETE, false, tableMaps::get);
+                return EventBodyParser.rows(h, body, RowsKind.DELETE, false, tableMaps::get, keepBodies);
             case WRITE_ROWS_V2:
-                return EventBodyParser.rows(h, body, RowsKind.INSERT, true, tableMaps::get);
+                return EventBodyParser.rows(h, body, RowsKind.INSERT, true, tableMaps::get, keepBodies);
             case UPDATE_ROWS_V2:
-                return EventBodyParser.rows(h, body, RowsKind.UPDATE, true, tableMaps::get);
+                return EventBodyParser.rows(h, body, RowsKind.UPDATE, true, tableMaps::get, keepBodies);
             case DELETE_ROWS_V2:
-                return EventBodyParser.rows(h, body, RowsKind.DELETE, true, tableMaps::get);
+                return EventBodyParser.rows(h, body, RowsKind.DELETE, true, tableMaps::get, keepBodies);
             case MARIADB_GTID:
                 return EventBodyParser.mariadbGtid(h, body);
             case GTID:
@@ -184,6 +197,11 @@ public final class EventConverter {
             inner.add(convert(ih, innerBody));
         }
         return new BinlogEvent.Payload(h, List.copyOf(inner));
+    }
+
+    private static TableMap withoutBody(TableMap m) {
+        return new TableMap(m.tableId(), m.schema(), m.table(), m.types(), m.metas(), m.lengths(), m.nullable(),
+            m.columnNames(), m.unsigned(), null);
     }
 
     static EventHeader header(ByteReader r) {

@@ -9,6 +9,7 @@ import java.util.Objects;
  * binlog type (CHAR, ENUM and SET already resolved from the STRING type's metadata), the type's
  * metadata word and, for CHAR/ENUM/SET, the length in bytes. Optional metadata
  * ({@code binlog_row_metadata=FULL}) adds column names and signedness; both are null when absent.
+ * {@code body} is the event's raw body, kept only when rows are applied as BINLOG statements.
  * Immutable (arrays are never modified after construction).
  */
 public record TableMap(
@@ -20,7 +21,8 @@ public record TableMap(
     int[] lengths,
     BitSet nullable,
     List<String> columnNames,
-    boolean[] unsigned
+    boolean[] unsigned,
+    byte[] body
 ) {
     public TableMap {
         Objects.requireNonNull(schema, "schema");

@@ -5,6 +5,7 @@ import java.time.Duration;
 /**
  * The {@code apply:} section.
  *
+ * @param method how row changes reach the target
  * @param workers worker connections applying units in parallel
  * @param unitMaxTransactions block commit: most source transactions in one target transaction
  * @param unitMaxBytes block commit: most row-event bytes in one target transaction
@@ -15,6 +16,7 @@ import java.time.Duration;
  */
 public record ApplyConfig(
     ApplyMode mode,
+    ApplyMethod method,
     int workers,
     int unitMaxTransactions,
     long unitMaxBytes,

@@ -104,6 +104,7 @@ public final class ConfigLoader {
 
     private ApplyConfig apply(ConfigReader r) {
         ApplyMode mode = r.choice("mode", ApplyMode.CONSERVATIVE, ApplyMode.class);
+        ApplyMethod method = r.choice("method", ApplyMethod.SQL, ApplyMethod.class);
         int workers = (int) r.integer("workers", 1, 1, 256, false);
         int unitTx = (int) r.integer("unit_max_transactions", 50, 1, 100_000, false);
         long unitBytes = r.size("unit_max_bytes", 16L << 20, 1, 1L << 40);
@@ -115,7 +116,7 @@ public final class ConfigLoader {
         long ringBytes = r.size("ring_bytes", 256L << 20, 1L << 20, 1L << 40);
         int retries = (int) r.integer("retries", 10, 0, 1000, false);
         r.rejectUnknown();
-        return new ApplyConfig(mode, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries);
+        return new ApplyConfig(mode, method, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries);
     }
 
     /** password, password_file or password_env: at most one. */

@@ -51,7 +51,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     /** What all workers of a pipeline share. */
     record WorkerContext(ConnectionSource connections, TableSchemaCache schemas, CharsetResolver charsets,
                          StateStore state, CommitSequencer sequencer, FailureLatch failure, Publisher publisher,
-                         int retries, PipelineMetrics metrics) {
+                         int retries, PipelineMetrics metrics, io.binlogapplier.config.ApplyMethod method) {
     }
 
     /** Hands out target connections; the worker closes (returns) its own. */
@@ -71,7 +71,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         Thread.currentThread().setName(threadName);
         try {
             connection = ctx.connections().get();
-            applier = new TransactionApplier(connection, ctx.schemas(), ctx.charsets());
+            applier = new TransactionApplier(connection, ctx.schemas(), ctx.charsets(), ctx.method());
             advance = connection.prepareStatement(ctx.state().advanceSql());
             pending = connection.prepareStatement(ctx.state().pendingSql());
         } catch (SQLException | RuntimeException e) {
@@ -126,6 +126,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         if (slot.kind == RingSlot.Kind.END) {
             if (unitId != 0) {
                 // The stream ended inside this unit (a large transaction cut off): nothing of it may commit.
+                applier.discard();
                 connection.rollback();
                 ctx.publisher().release(unitBytes);
                 unitId = 0;
@@ -186,6 +187,9 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                         applier.apply(p, unitReplay);
                     }
                 }
+                if (d.unitEnd()) {
+                    applier.flush();
+                }
                 break;
             } catch (SQLException e) {
                 SqlErrors.Verdict v = SqlErrors.verdict(e);
@@ -200,6 +204,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                         + " or raise apply.retries", e);
                 }
                 connection.rollback();
+                applier.discard();
                 ctx.metrics().retried(e.getMessage());
                 log.info("unit {} lost a lock conflict ({}); retrying after its predecessors commit (attempt {})",
                     d.unitId(), SqlErrors.verdict(e), attempt);

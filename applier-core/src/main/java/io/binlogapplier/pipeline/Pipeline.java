@@ -114,7 +114,7 @@ public final class Pipeline {
             saved.pending() == null ? null : saved.pending().coordinates(), endUnit::set, failure::failed);
         CountDownLatch sawEnd = new CountDownLatch(workers);
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target::get, schemas, charsets, state, seq,
-            failure, pub, config.apply().retries(), metrics);
+            failure, pub, config.apply().retries(), metrics, config.apply().method());
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
@@ -125,7 +125,8 @@ public final class Pipeline {
 
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
             pub);
-        BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader");
+        BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader",
+            config.apply().method() == io.binlogapplier.config.ApplyMethod.BINLOG);
         reader = r;
         r.start(saved.position(), new BinlogReader.Listener() {
             @Override

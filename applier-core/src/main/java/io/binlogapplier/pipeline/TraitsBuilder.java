@@ -43,7 +43,7 @@ final class TraitsBuilder {
         if (first.hasStatements()) {
             return TransactionTraits.barrier("statement-format DML", true);
         }
-        Map<Change.Rows, TableSchema> tables = new HashMap<>();
+        Map<Change.Rows, TableSchema> tables = new java.util.IdentityHashMap<>();
         for (Change c : first.changes()) {
             if (c instanceof Change.Rows r) {
                 TableSchema t = schemas.get(r.table().schema(), r.table().table(), connection);

@@ -1,5 +1,6 @@
 package io.binlogapplier.transaction;
 
+import io.binlogapplier.binlog.EventHeader;
 import io.binlogapplier.binlog.QueryStatus;
 import io.binlogapplier.binlog.RowsKind;
 import io.binlogapplier.binlog.TableMap;
@@ -16,9 +17,15 @@ public sealed interface Change {
      * Rows of one table changed by one rows event. For UPDATE, {@code rows} alternates before and
      * after images; INSERT rows are after images, DELETE rows before images. Images are full-width
      * arrays indexed by column; {@code beforeColumns}/{@code afterColumns} say which are present.
+     * {@code header} and {@code body} are the raw event, kept only for the BINLOG apply method.
      */
     record Rows(TableMap table, RowsKind kind, int flags, BitSet beforeColumns, BitSet afterColumns,
-                List<Object[]> rows, long sizeBytes) implements Change {
+                List<Object[]> rows, long sizeBytes, EventHeader header, byte[] body) implements Change {
+
+        /** The rows event ends a source statement (STMT_END_F). */
+        public boolean statementEnd() {
+            return (flags & io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END) != 0;
+        }
 
         public int rowCount() {
             return kind == RowsKind.UPDATE ? rows.size() / 2 : rows.size();

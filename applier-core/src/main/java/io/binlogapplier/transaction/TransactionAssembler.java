@@ -41,6 +41,7 @@ public final class TransactionAssembler {
     private final Map<Long, TableMap> tableMaps = new HashMap<>();
 
     private String file;
+    private BinlogEvent.FormatDescription format;
     private State state = State.IDLE;
     private long sequence;
 
@@ -91,8 +92,9 @@ public final class TransactionAssembler {
     private void handle(BinlogEvent event, EventHeader positionHeader) throws InterruptedException {
         if (event instanceof BinlogEvent.Rotate r) {
             rotate(r);
-        } else if (event instanceof BinlogEvent.FormatDescription) {
+        } else if (event instanceof BinlogEvent.FormatDescription f) {
             tableMaps.clear();
+            format = f;
         } else if (event instanceof BinlogEvent.Gtid g) {
             gtid(g);
         } else if (event instanceof BinlogEvent.Query q) {
@@ -146,7 +148,7 @@ public final class TransactionAssembler {
         CommitGroup group = new CommitGroup(g.commitId(), g.lastCommitted(), g.sequenceNumber(), file,
             mariadb ? g.flags() : 0);
         head = new TransactionHead(++sequence, g.gtid(), group, new BinlogCoordinates(file, start(g.header())),
-            g.header().timestamp());
+            g.header().timestamp(), format);
         standalone = g.standalone();
         // MariaDB: a GTID without FL_STANDALONE opens the group itself (no BEGIN follows since 10.0);
         // MySQL: BEGIN follows, or a DDL statement alone.
@@ -167,7 +169,7 @@ public final class TransactionAssembler {
                 }
                 if (state == State.IDLE) {
                     head = new TransactionHead(++sequence, null, CommitGroup.NONE,
-                        new BinlogCoordinates(file, start(q.header())), q.header().timestamp());
+                        new BinlogCoordinates(file, start(q.header())), q.header().timestamp(), format);
                     gtid = null;
                 }
                 state = State.IN_TRANSACTION;
@@ -187,7 +189,7 @@ public final class TransactionAssembler {
                 if (state == State.IDLE) {
                     // A statement on its own, without GTID (sources without GTIDs log DDL like this).
                     head = new TransactionHead(++sequence, null, CommitGroup.NONE,
-                        new BinlogCoordinates(file, start(q.header())), q.header().timestamp());
+                        new BinlogCoordinates(file, start(q.header())), q.header().timestamp(), format);
                     gtid = null;
                     standalone = true;
                 }
@@ -218,7 +220,8 @@ public final class TransactionAssembler {
         if (map == null) {
             throw protocol("a rows event for table id " + r.tableId() + " without its TABLE_MAP", r);
         }
-        add(new Change.Rows(map, r.kind(), r.flags(), r.beforeColumns(), r.afterColumns(), r.rows(), r.sizeBytes()));
+        add(new Change.Rows(map, r.kind(), r.flags(), r.beforeColumns(), r.afterColumns(), r.rows(), r.sizeBytes(),
+            r.body() == null ? null : r.header(), r.body()));
     }
 
     private void add(Change change) throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.binlogapplier.transaction;
 
+import io.binlogapplier.binlog.BinlogEvent;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.SourceGtid;
 
@@ -10,7 +11,8 @@ import io.binlogapplier.position.SourceGtid;
  * @param gtid null for sources without GTIDs (MySQL anonymous transactions)
  * @param start coordinates of the transaction's first event
  * @param timestampSeconds the source's header timestamp of the transaction's first event
+ * @param format the FORMAT_DESCRIPTION event in force for this transaction (null if none was seen)
  */
 public record TransactionHead(long sequence, SourceGtid gtid, CommitGroup group, BinlogCoordinates start,
-                              long timestampSeconds) {
+                              long timestampSeconds, BinlogEvent.FormatDescription format) {
 }

@@ -9,6 +9,8 @@ import io.binlogapplier.harness.TableComparison;
 import io.binlogapplier.harness.TestApplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,36 +23,47 @@ class BackboneIT {
     @RegisterExtension
     static final MariaDbServers SERVERS = MariaDbServers.pair();
 
-    @Test
-    void sysbenchWriteOnlyLeavesEveryTableIdentical() {
+    @ParameterizedTest(name = "apply.method {0}")
+    @ValueSource(strings = {"sql", "binlog"})
+    void sysbenchWriteOnlyLeavesEveryTableIdentical(String method) {
+        String db = "sbtest_" + method;
         String start = TestApplier.currentPosition(SERVERS.source());
-        SERVERS.source().execute("CREATE DATABASE sbtest");
-        Sysbench.run(SERVERS.source(), "sbtest", "oltp_write_only", "prepare", "--tables=4", "--table-size=10000");
-        Sysbench.run(SERVERS.source(), "sbtest", "oltp_write_only", "run", "--tables=4", "--table-size=10000",
+        SERVERS.source().execute("CREATE DATABASE " + db);
+        Sysbench.run(SERVERS.source(), db, "oltp_write_only", "prepare", "--tables=4", "--table-size=10000");
+        Sysbench.run(SERVERS.source(), db, "oltp_write_only", "run", "--tables=4", "--table-size=10000",
             "--threads=16", "--time=10");
-        ApplierConfig cfg = TestApplier.config(SERVERS.servers(), "sysbench", start, "conservative", 1);
+        ApplierConfig cfg = config("sysbench_" + method, start, method);
 
         Applier.Outcome outcome = TestApplier.runUntilCurrent(cfg);
 
-        TableComparison.Report report = TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "sbtest");
+        TableComparison.Report report = TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
         assertThat(report.tables()).hasSize(4);
         assertThat(outcome.transactions()).isGreaterThan(1000);
-        assertThat(savedPosition("sysbench")).isEqualTo(TestApplier.currentPosition(SERVERS.source()));
+        assertThat(savedPosition("sysbench_" + method)).isEqualTo(TestApplier.currentPosition(SERVERS.source()));
     }
 
-    @Test
-    void ddlInterleavedWithDmlLeavesEveryTableIdentical() throws IOException {
+    @ParameterizedTest(name = "apply.method {0}")
+    @ValueSource(strings = {"sql", "binlog"})
+    void ddlInterleavedWithDmlLeavesEveryTableIdentical(String method) throws IOException {
         String start = TestApplier.currentPosition(SERVERS.source());
-        SERVERS.source().runScript(resource("/scenarios/ddl.sql"));
-        ApplierConfig cfg = TestApplier.config(SERVERS.servers(), "ddl", start, "conservative", 1);
+        String script = resource("/scenarios/ddl.sql").replace("ddl_a", "ddl_a_" + method)
+            .replace("ddl_b", "ddl_b_" + method).replace("ddl_gone", "ddl_gone_" + method);
+        SERVERS.source().runScript(script);
+        ApplierConfig cfg = config("ddl_" + method, start, method);
 
         TestApplier.runUntilCurrent(cfg);
 
-        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "ddl_a", "ddl_b");
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "ddl_a_" + method, "ddl_b_" + method);
         assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM information_schema.SCHEMATA"
-            + " WHERE SCHEMA_NAME = 'ddl_gone'")).isZero();
+            + " WHERE SCHEMA_NAME = 'ddl_gone_" + method + "'")).isZero();
         assertThat(SERVERS.target().queryString("SELECT COLUMN_NAME FROM information_schema.COLUMNS"
-            + " WHERE TABLE_SCHEMA = 'ddl_a' AND TABLE_NAME = 't1_renamed' AND ORDINAL_POSITION = 1")).isEqualTo("c");
+            + " WHERE TABLE_SCHEMA = 'ddl_a_" + method + "' AND TABLE_NAME = 't1_renamed' AND ORDINAL_POSITION = 1"))
+            .isEqualTo("c");
+    }
+
+    private static ApplierConfig config(String name, String start, String method) {
+        return new io.binlogapplier.config.ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), name, start,
+            "conservative", 1, "  method: " + method + "\n"), "test", name);
     }
 
     @Test

@@ -25,7 +25,7 @@ final class Transactions {
     static Transaction of(long seq, CommitGroup group, long bytes) {
         TransactionHead head = new TransactionHead(seq, new SourceGtid.Mariadb(0, 1, seq), group,
             new BinlogCoordinates(group.binlogFile().isEmpty() ? "mysql-bin.000001" : group.binlogFile(), seq * 1000),
-            0);
+            0, null);
         TransactionEnd end = new TransactionEnd(new BinlogCoordinates(head.start().file(), seq * 1000 + 500),
             seq * 1_000_000L, false);
         return new Transaction(head, 0, List.of(), bytes, end, false, false);
@@ -33,7 +33,7 @@ final class Transactions {
 
     static Transaction part(long seq, int part, boolean last, long bytes) {
         TransactionHead head = new TransactionHead(seq, new SourceGtid.Mariadb(0, 1, seq), CommitGroup.NONE,
-            new BinlogCoordinates("mysql-bin.000001", seq * 1000), 0);
+            new BinlogCoordinates("mysql-bin.000001", seq * 1000), 0, null);
         TransactionEnd end = last ? new TransactionEnd(new BinlogCoordinates("mysql-bin.000001", seq * 1000 + 500),
             0, false) : null;
         return new Transaction(head, part, List.of(), bytes, end, false, false);

@@ -22,12 +22,12 @@ class WriteSetsTest {
         List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0)), new TableSchema.KeyInfo("u_code", List.of(1))),
         List.of(0), "InnoDB", true, false);
     private static final TableMap MAP = new TableMap(7, "db", "t", new int[] {BinlogType.LONG, BinlogType.VARCHAR},
-        new int[] {0, 40}, new int[] {0, 0}, new BitSet(), null, null);
+        new int[] {0, 40}, new int[] {0, 0}, new BitSet(), null, null, null);
 
     private static long[] insert(Object[]... rows) {
         BitSet all = new BitSet();
         all.set(0, 2);
-        Change.Rows r = new Change.Rows(MAP, RowsKind.INSERT, 0, all, all, List.of(rows), 10);
+        Change.Rows r = new Change.Rows(MAP, RowsKind.INSERT, 0, all, all, List.of(rows), 10, null, null);
         return WriteSets.of(List.of(r), x -> T);
     }
 

@@ -1,0 +1,202 @@
+package io.binlogapplier.apply;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.binlog.BinlogEvent;
+import io.binlogapplier.binlog.EventEncoder;
+import io.binlogapplier.binlog.TableMap;
+import io.binlogapplier.transaction.Change;
+
+import java.io.ByteArrayOutputStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The BINLOG apply method: row events go to the target as {@code BINLOG '<base64>'} statements,
+ * the way {@code mariadb-binlog | mariadb} replays them, so the target applies them with its own
+ * replication code: no SQL to parse, exact values, no triggers fired, foreign-key and unique
+ * checks as the source's flags say.
+ *
+ * <p>Events are buffered across the transactions of a unit and sent as few statements as the
+ * packet limit allows, one statement per round trip (several BINLOG statements in one
+ * multi-statement packet are known to go wrong on MariaDB 10.11). Each source statement's table
+ * maps precede its rows, as in the source binlog, and a statement never spans two BINLOG
+ * statements; one too large for a packet is returned to the caller to apply as SQL.
+ */
+final class BinlogStatements {
+    private final Connection connection;
+    private final long maxEventBytes;
+    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(1 << 16);
+    private final List<Change.Rows> statement = new ArrayList<>();
+    private long statementBytes;
+    private byte[] sentFormat;
+    private byte[] bufferFormat;
+    private boolean checksums;
+    private String firstWhere;
+    private final boolean mariadb;
+    private java.sql.PreparedStatement setFragment;
+
+    /** @param maxEventBytes most raw event bytes per BINLOG statement (base64 adds a third) */
+    BinlogStatements(Connection connection, long maxEventBytes) throws SQLException {
+        this.connection = connection;
+        this.maxEventBytes = maxEventBytes;
+        this.mariadb = connection.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT)
+            .contains("mariadb");
+    }
+
+    /**
+     * Buffers one rows event. Returns the rows of a source statement that cannot travel as BINLOG
+     * (too large for one packet), which the caller applies as SQL; otherwise an empty list.
+     */
+    List<Change.Rows> add(Change.Rows rows, BinlogEvent.FormatDescription format, String where) throws SQLException {
+        if (bufferFormat != null && bufferFormat != format.raw()) {
+            flush();
+        }
+        if (bufferFormat == null) {
+            bufferFormat = format.raw();
+            checksums = EventEncoder.checksums(format.raw());
+        }
+        if (firstWhere == null) {
+            firstWhere = where;
+        }
+        statement.add(rows);
+        statementBytes += rows.body().length + rows.table().body().length + 50;
+        if (!rows.statementEnd()) {
+            return List.of();
+        }
+        List<Change.Rows> done = new ArrayList<>(statement);
+        statement.clear();
+        long bytes = statementBytes;
+        statementBytes = 0;
+        if (bytes > maxEventBytes) {
+            flush();
+            return done;
+        }
+        if (buffer.size() + bytes > maxEventBytes) {
+            flush();
+            firstWhere = where;
+        }
+        encodeStatement(done);
+        return List.of();
+    }
+
+    /** True while rows of an unfinished source statement are held. */
+    boolean midStatement() {
+        return !statement.isEmpty();
+    }
+
+    private void encodeStatement(List<Change.Rows> rows) {
+        Map<Long, TableMap> maps = new LinkedHashMap<>();
+        for (Change.Rows r : rows) {
+            maps.putIfAbsent(r.table().tableId(), r.table());
+        }
+        for (TableMap m : maps.values()) {
+            write(EventEncoder.event(tableMapHeader(rows.get(0), m), m.body(), checksums));
+        }
+        for (Change.Rows r : rows) {
+            write(EventEncoder.event(r.header(), r.body(), checksums));
+        }
+    }
+
+    /** Table maps travel without their own header; one modelled on the rows event's serves. */
+    private static io.binlogapplier.binlog.EventHeader tableMapHeader(Change.Rows r, TableMap m) {
+        io.binlogapplier.binlog.EventHeader h = r.header();
+        return new io.binlogapplier.binlog.EventHeader(h.timestamp(), 19, h.serverId(), 0, h.nextPosition(), 0);
+    }
+
+    private void write(byte[] event) {
+        buffer.write(event, 0, event.length);
+    }
+
+    /** Sends what is buffered. */
+    void flush() throws SQLException {
+        if (!statement.isEmpty()) {
+            // A unit ends inside a source statement only if the source left STMT_END_F off; send it anyway.
+            encodeStatement(new ArrayList<>(statement));
+            statement.clear();
+            statementBytes = 0;
+        }
+        if (buffer.size() == 0) {
+            bufferFormat = statement.isEmpty() ? null : bufferFormat;
+            return;
+        }
+        try {
+            if (sentFormat != bufferFormat) {
+                send(bufferFormat);
+                sentFormat = bufferFormat;
+            }
+            send(buffer.toByteArray());
+        } catch (SQLException e) {
+            if (SqlErrors.verdict(e) != SqlErrors.Verdict.FATAL) {
+                throw e;
+            }
+            throw fatal(e);
+        } finally {
+            buffer.reset();
+            if (statement.isEmpty()) {
+                bufferFormat = null;
+            }
+        }
+        firstWhere = null;
+    }
+
+    /**
+     * One BINLOG statement. On MariaDB the base64 text travels as a prepared-statement parameter
+     * into {@code @binlog_fragment_0} (the form mariadb-binlog uses for large events) and
+     * {@code BINLOG @binlog_fragment_0, @binlog_fragment_1} stays a few bytes: Connector/J scans
+     * the text of every plain statement character by character, which for megabytes of base64
+     * costs more than the round trip saved.
+     */
+    private void send(byte[] events) throws SQLException {
+        byte[] base64 = Base64.getEncoder().encode(events);
+        if (mariadb) {
+            if (setFragment == null) {
+                setFragment = connection.prepareStatement("SELECT ?, '' INTO @binlog_fragment_0, @binlog_fragment_1");
+            }
+            setFragment.setBytes(1, base64);
+            setFragment.execute();
+            try (Statement s = connection.createStatement()) {
+                s.execute("BINLOG @binlog_fragment_0, @binlog_fragment_1");
+            }
+        } else {
+            try (Statement s = connection.createStatement()) {
+                s.execute("BINLOG '" + new String(base64, java.nio.charset.StandardCharsets.US_ASCII) + "'");
+            }
+        }
+    }
+
+    /** Forget buffered rows (the unit is rolled back, e.g. to retry it). */
+    void discard() {
+        buffer.reset();
+        statement.clear();
+        statementBytes = 0;
+        bufferFormat = null;
+        firstWhere = null;
+    }
+
+    /** The session lost its BINLOG state (reconnect): the format must be sent again. */
+    void forgetFormat() {
+        sentFormat = null;
+        setFragment = null;
+    }
+
+    private ApplierException fatal(SQLException e) {
+        if (e.getErrorCode() == SqlErrors.ER_SPECIFIC_ACCESS_DENIED) {
+            return new ApplierException(ExitCode.TARGET_PRIVILEGE, "the target user may not run BINLOG statements ("
+                + e.getMessage() + "): GRANT BINLOG REPLAY ON *.* (MariaDB 10.5+; SUPER before) to it, or set"
+                + " apply.method: sql", e);
+        }
+        if (e.getErrorCode() == 1032) { // ER_KEY_NOT_FOUND: a row to update or delete is missing
+            return new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "a row change from " + firstWhere
+                + " (or a later transaction of its unit) found no matching row on the target (" + e.getMessage()
+                + "): the target's data differs from the source's; repair or re-seed the target and restart", e);
+        }
+        return SqlErrors.fatal(e, "BINLOG statement", firstWhere + " (or a later transaction of its unit)");
+    }
+}
