@@ -1,8 +1,5 @@
 package io.binlogapplier.binlog;
 
-import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
-
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -25,7 +22,7 @@ import java.util.Locale;
  *       (the applier's sessions run at {@code time_zone='+00:00'});</li>
  *   <li>YEAR {@link Integer} (0 for the zero year), ENUM {@link Integer} index, SET {@link Long} bits;</li>
  *   <li>CHAR, VARCHAR, TEXT, BINARY, BLOB, GEOMETRY and BIT: {@code byte[]} exactly as stored;</li>
- *   <li>MySQL JSON: {@link JsonText}.</li>
+ *   <li>MySQL JSON: {@link JsonText}, the text {@link MysqlJson} prints as MySQL would.</li>
  * </ul>
  */
 public final class RowImageDecoder {
@@ -127,15 +124,19 @@ public final class RowImageDecoder {
 
     private static JsonText json(byte[] binary, TableMap map, int column) {
         // MySQL writes an empty value for a JSON column that holds the JSON literal null
-        // (Field_json::store of an empty document).
-        if (binary.length == 0) {
-            return new JsonText("null");
-        }
+        // (Field_json::store of an empty document); MysqlJson reads it as null.
         try {
-            return new JsonText(JsonBinary.parseAsString(binary));
-        } catch (IOException | RuntimeException e) {
-            throw new BinlogFormatException("column " + (column + 1) + " of " + map
-                + " holds binary JSON that could not be decoded: " + e.getMessage());
+            return new JsonText(MysqlJson.toText(binary));
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
+            // A BinlogFormatException for bytes that are not binary JSON; anything else (a bug in
+            // the decoder, an AssertionError) must not escape as some other error either.
+            BinlogFormatException f = new BinlogFormatException("column " + (column + 1) + " of " + map
+                + " holds binary JSON that could not be decoded: "
+                + (e instanceof BinlogFormatException ? e.getMessage() : e.toString()));
+            f.initCause(e);
+            throw f;
         }
     }
 
