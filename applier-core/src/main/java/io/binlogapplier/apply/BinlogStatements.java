@@ -189,8 +189,9 @@ final class BinlogStatements {
     private ApplierException fatal(SQLException e) {
         if (e.getErrorCode() == SqlErrors.ER_SPECIFIC_ACCESS_DENIED) {
             return new ApplierException(ExitCode.TARGET_PRIVILEGE, "the target user may not run BINLOG statements ("
-                + e.getMessage() + "): GRANT BINLOG REPLAY ON *.* (MariaDB 10.5+; SUPER before) to it, or set"
-                + " apply.method: sql", e);
+                + e.getMessage() + "), which apply.method binlog and tables with triggers on the target need (a"
+                + " trigger must not fire again for changes the source's trigger already made): GRANT BINLOG REPLAY"
+                + " ON *.* (MariaDB 10.5+; SUPER before) to it", e);
         }
         if (e.getErrorCode() == 1032) { // ER_KEY_NOT_FOUND: a row to update or delete is missing
             return new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "a row change from " + firstWhere

@@ -107,14 +107,16 @@ final class RowApplier implements AutoCloseable {
             PreparedStatement ps = plan.statement(RowsKind.INSERT, present, present, chunk, replace,
                 () -> RowSql.insert(plan.schema, plan.columns(cols), chunk, replace));
             int p = 1;
+            boolean enumErrorValue = false;
             for (int r = 0; r < chunk; r++) {
                 Object[] image = images.get(i + r);
+                enumErrorValue |= plan.hasEnumErrorValue(image, cols);
                 for (int c : cols) {
                     plan.bind(ps, p++, image, c);
                 }
             }
             try {
-                ps.executeUpdate();
+                execute(ps, enumErrorValue);
             } catch (SQLException e) {
                 throw failure(e, "INSERT into " + plan.schema, where);
             }
@@ -150,7 +152,7 @@ final class RowApplier implements AutoCloseable {
             }
             int found;
             try {
-                found = ps.executeUpdate();
+                found = execute(ps, update && plan.hasEnumErrorValue(images.get(r + 1), setCols));
             } catch (SQLException e) {
                 throw failure(e, (update ? "UPDATE of " : "DELETE from ") + plan.schema, where);
             }
@@ -159,6 +161,25 @@ final class RowApplier implements AutoCloseable {
                     + " found no row in " + plan.schema + " where " + plan.describe(beforeImage, whereCols)
                     + " (" + where + "): the target's data differs from the source's; repair or re-seed the target"
                     + " and restart");
+            }
+        }
+    }
+
+    /**
+     * Runs a row statement. An ENUM cell with index 0 is the "error value" a non-strict source
+     * session stores for a value that is no member; a strict session refuses to store it, so such a
+     * statement alone runs without strict mode (the value itself is exact either way).
+     */
+    private int execute(PreparedStatement ps, boolean enumErrorValue) throws SQLException {
+        if (!enumErrorValue) {
+            return ps.executeUpdate();
+        }
+        try (Statement s = connection.createStatement()) {
+            s.execute("SET SESSION sql_mode = REPLACE(@@sql_mode, 'STRICT_ALL_TABLES', '')");
+            try {
+                return ps.executeUpdate();
+            } finally {
+                s.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',STRICT_ALL_TABLES')");
             }
         }
     }
@@ -252,6 +273,15 @@ final class RowApplier implements AutoCloseable {
                 out.add(schema.columns().get(targetOf[c]));
             }
             return out;
+        }
+
+        boolean hasEnumErrorValue(Object[] image, int[] cols) {
+            for (int c : cols) {
+                if (types[c] == io.binlogapplier.binlog.BinlogType.ENUM && image[c] instanceof Integer i && i == 0) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         void bind(PreparedStatement ps, int index, Object[] image, int sourceCol) throws SQLException {

@@ -34,7 +34,10 @@ public final class RowSql {
             }
             sb.append('(');
             for (int i = 0; i < columns.size(); i++) {
-                sb.append(i == 0 ? "?" : ",?");
+                if (i > 0) {
+                    sb.append(',');
+                }
+                sb.append(value(columns.get(i)));
             }
             sb.append(')');
         }
@@ -48,7 +51,7 @@ public final class RowSql {
             if (i > 0) {
                 sb.append(',');
             }
-            sb.append(Sql.quote(set.get(i).name())).append("=?");
+            sb.append(Sql.quote(set.get(i).name())).append('=').append(value(set.get(i)));
         }
         where(sb, where, byKey);
         return sb.toString();
@@ -69,16 +72,46 @@ public final class RowSql {
             }
             ColumnInfo c = where.get(i);
             if (byKey) {
-                sb.append(Sql.quote(c.name())).append("=?");
+                sb.append(Sql.quote(c.name())).append('=').append(key(c));
             } else if (comparesAsBytes(c)) {
                 sb.append("CAST(").append(Sql.quote(c.name())).append(" AS BINARY)<=>?");
             } else {
-                sb.append(Sql.quote(c.name())).append("<=>?");
+                sb.append(Sql.quote(c.name())).append("<=>").append(value(c));
             }
         }
         if (!byKey) {
             sb.append(" LIMIT 1");
         }
+    }
+
+    /**
+     * A value for a text column. Parameters arrive tagged with the connection's character set
+     * (utf8mb4); bytes of a latin1, gbk … column are not valid utf8mb4 and the server would reject or
+     * convert them. {@code CAST(? AS BINARY)} hands the bytes over as they are: assigning binary to a
+     * text column copies them unchanged.
+     */
+    static String value(ColumnInfo c) {
+        if ("set".equals(c.dataType())) {
+            // The bit mask of a 64-member SET needs all 64 bits; a DECIMAL parameter would pass through
+            // a double on its way into the column.
+            return "CAST(? AS UNSIGNED)";
+        }
+        return c.textual() && !utf8mb4(c) ? "CAST(? AS BINARY)" : "?";
+    }
+
+    /**
+     * A key value: the bytes are read in the column's own character set and compared under its
+     * collation, so the index is used and the row found is the one the collation says.
+     */
+    static String key(ColumnInfo c) {
+        if (!c.textual() || utf8mb4(c)) {
+            return "?";
+        }
+        return "CONVERT(CAST(? AS BINARY) USING " + c.charset() + ") COLLATE " + c.collation();
+    }
+
+    private static boolean utf8mb4(ColumnInfo c) {
+        return "utf8mb4".equals(c.charset());
     }
 
     /** Text, JSON and spatial values are matched byte for byte when there is no key. */

@@ -28,6 +28,7 @@ public final class TransactionApplier implements AutoCloseable {
     private final RowApplier rows;
     private final StatementRunner statements;
     private final BinlogStatements binlog;
+    private final boolean binlogMethod;
 
     public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets,
                               ApplyMethod method) throws SQLException {
@@ -36,7 +37,8 @@ public final class TransactionApplier implements AutoCloseable {
         this.rows = new RowApplier(connection, schemas);
         this.statements = new StatementRunner(connection, charsets, SESSION_INIT);
         initSession(connection);
-        this.binlog = method == ApplyMethod.BINLOG ? new BinlogStatements(connection, maxEventBytes(connection)) : null;
+        this.binlogMethod = method == ApplyMethod.BINLOG;
+        this.binlog = new BinlogStatements(connection, maxEventBytes(connection));
     }
 
     /** Raw event bytes per BINLOG statement: base64 grows them by a third; stay well under max_allowed_packet. */
@@ -66,7 +68,7 @@ public final class TransactionApplier implements AutoCloseable {
         String where = describe(part);
         for (Change c : part.changes()) {
             if (c instanceof Change.Rows r) {
-                if (binlog != null && !replay && r.body() != null && part.head().format() != null) {
+                if (!replay && r.body() != null && part.head().format() != null && (binlogMethod || triggered(r))) {
                     for (Change.Rows tooLarge : binlog.add(r, part.head().format(), where)) {
                         rows.apply(tooLarge, where, false);
                     }
@@ -85,18 +87,23 @@ public final class TransactionApplier implements AutoCloseable {
         }
     }
 
+    /**
+     * The target fires triggers on this table. Their effects on the source are already in the
+     * binlog as row changes of their own, so an INSERT/UPDATE/DELETE here would apply them twice;
+     * rows applied through a BINLOG statement do not fire triggers (as with the native replica).
+     */
+    private boolean triggered(Change.Rows r) throws SQLException {
+        return schemas.get(r.table().schema(), r.table().table(), connection).hasTriggers();
+    }
+
     /** Sends row events still buffered for a BINLOG statement; call before the position update. */
     public void flush() throws SQLException {
-        if (binlog != null) {
-            binlog.flush();
-        }
+        binlog.flush();
     }
 
     /** Drops buffered row events (the unit is being rolled back). */
     public void discard() {
-        if (binlog != null) {
-            binlog.discard();
-        }
+        binlog.discard();
     }
 
     /** Names a transaction in messages: its GTID (if any) and source position. */

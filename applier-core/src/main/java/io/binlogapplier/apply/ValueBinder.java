@@ -31,8 +31,8 @@ public final class ValueBinder {
             if (BinlogType.isInteger(binlogType)) {
                 bindInteger(ps, index, l, binlogType, unsigned);
             } else if (l < 0) {
-                // SET with its 64th member: the mask is unsigned.
-                ps.setBigDecimal(index, new BigDecimal(Long.toUnsignedString(l)));
+                // SET with its 64th member: the mask is unsigned (the SQL casts it with CAST(? AS UNSIGNED)).
+                ps.setString(index, Long.toUnsignedString(l));
             } else {
                 ps.setLong(index, l);
             }

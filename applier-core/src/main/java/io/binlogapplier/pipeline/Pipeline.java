@@ -125,8 +125,9 @@ public final class Pipeline {
 
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
             pub);
-        BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader",
-            config.apply().method() == io.binlogapplier.config.ApplyMethod.BINLOG);
+        // Raw row events are kept whatever the method: tables with triggers on the target are applied
+        // with BINLOG statements even under apply.method sql.
+        BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true);
         reader = r;
         r.start(saved.position(), new BinlogReader.Listener() {
             @Override

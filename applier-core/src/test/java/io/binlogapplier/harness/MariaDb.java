@@ -64,7 +64,7 @@ public final class MariaDb implements AutoCloseable {
                 "--log-error=" + dir.resolve("error.log"), "--server-id=" + serverId,
                 "--innodb-buffer-pool-size=128M", "--innodb-log-file-size=96M", "--max-connections=300",
                 "--innodb-flush-log-at-trx-commit=2", "--sync-binlog=0", "--skip-name-resolve",
-                "--performance-schema=OFF", "--max-allowed-packet=64M", "--innodb-doublewrite=0",
+                "--performance-schema=OFF", "--innodb-doublewrite=0",
                 "--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci"));
             if ("root".equals(System.getProperty("user.name"))) {
                 cmd.add("--user=root");

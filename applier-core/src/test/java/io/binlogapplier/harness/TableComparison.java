@@ -83,7 +83,7 @@ public final class TableComparison {
 
     private static void compareTable(Connection s, Connection t, String schema, String table,
                                      List<String> differences) throws SQLException {
-        String q = "`" + schema + "`.`" + table + "`";
+        String q = "`" + schema.replace("`", "``") + "`.`" + table.replace("`", "``") + "`";
         List<String> sourceRows = dump(s, q);
         List<String> targetRows = dump(t, q);
         String sc = checksum(s, q);

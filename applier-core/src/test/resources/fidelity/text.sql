@@ -1,0 +1,51 @@
+-- CHAR/VARCHAR/TEXT in utf8mb4 (4-byte characters), latin1, gbk; trailing spaces; quotes and
+-- backslashes; BINARY/VARBINARY/BLOB with NUL and 0xFF; ENUM (including '') and SET; JSON;
+-- GEOMETRY, POINT, POLYGON.
+CREATE DATABASE @DB@ CHARACTER SET utf8mb4;
+USE @DB@;
+SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION';
+CREATE TABLE strings (
+  id INT PRIMARY KEY,
+  c CHAR(10) CHARACTER SET utf8mb4, v VARCHAR(100) CHARACTER SET utf8mb4, t TEXT CHARACTER SET utf8mb4,
+  l1 VARCHAR(50) CHARACTER SET latin1, lc CHAR(5) CHARACTER SET latin1,
+  g VARCHAR(50) CHARACTER SET gbk, mt MEDIUMTEXT, lt LONGTEXT
+);
+INSERT INTO strings VALUES
+  (1, 'a', 'ascii', 'plain', 'abc', 'x', 'abc', 'm', 'l'),
+  (2, '😀', 'emoji 😀🎉 𝄞 and 中文', CONCAT('four-byte ', '😀'), 'café naïve ©®', 'é', '中文字符', '中', '😀'),
+  (3, 'trail  ', 'trailing spaces   ', 'text trailing   ', 'latin trail  ', 'ab ', 'gbk trail ', ' lead', 'x  '),
+  (4, '''q''', 'it''s "quoted" \\ back\\slash', 'tab\there\nnewline', 'o''neil \\', '\\', '引号''', '', ''),
+  (5, '', '', '', '', '', '', '', ''),
+  (6, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+  (7, 'ß', 'Straße ŁÓDŹ', REPEAT('long text ', 500), CONCAT('€', CHAR(128 USING latin1)), 'ÿ', '繁體', REPEAT('m', 70000), REPEAT('😀', 20000));
+UPDATE strings SET v = CONCAT(v, ' updated'), g = '更新' WHERE id IN (1, 2);
+CREATE TABLE bytes (id INT PRIMARY KEY, b BINARY(8), vb VARBINARY(64), bl BLOB, tb TINYBLOB, lb LONGBLOB);
+INSERT INTO bytes VALUES
+  (1, 0x00, 0x00, 0x00, 0x00, 0x00),
+  (2, 0xFFFFFFFFFFFFFFFF, 0xFF00FF00, 0x00FF00FF00, 0xFF, 0x0000000000),
+  (3, 'abc', 'abc\0def', UNHEX(REPEAT('00FF', 1000)), 0x5C27, UNHEX(REPEAT('DEADBEEF', 100000))),
+  (4, '', '', '', '', ''),
+  (5, NULL, NULL, NULL, NULL, NULL),
+  (6, 0x0102030400000000, 0x01020304000000, 0x27225C00, 0x00, 0x00);
+UPDATE bytes SET vb = 0x7F80 WHERE id = 1;
+CREATE TABLE enums (id INT PRIMARY KEY, e ENUM('', 'a', 'b,c', 'd''e', 'ü'), s SET('x', 'y', 'z;', 'w'),
+  e2 ENUM('one', 'two') NOT NULL, big SET('a1','a2','a3','a4','a5','a6','a7','a8','a9','b1','b2','b3','b4','b5','b6',
+  'b7','b8','b9','c1','c2','c3','c4','c5','c6','c7','c8','c9','d1','d2','d3','d4','d5','d6','d7','d8','d9','e1','e2',
+  'e3','e4','e5','e6','e7','e8','e9','f1','f2','f3','f4','f5','f6','f7','f8','f9','g1','g2','g3','g4','g5','g6','g7',
+  'g8','g9','h1'));
+INSERT INTO enums VALUES (1, '', '', 'one', ''), (2, 'a', 'x,y', 'two', 'a1,h1'), (3, 'b,c', 'z;', 'one', 'g9,h1'),
+  (4, 'd''e', 'x,y,z;,w', 'two', 'a1,a2,a3'), (5, 'ü', 'w', 'one', 'h1'), (6, NULL, NULL, 'one', NULL);
+INSERT INTO enums (id, e, e2) VALUES (7, 'not a member', 'bogus');
+UPDATE enums SET s = 'y' WHERE id = 1;
+CREATE TABLE docs (id INT PRIMARY KEY, j JSON, jn JSON);
+INSERT INTO docs VALUES (1, '{"a": 1, "b": [1, 2.5, "x", null, true], "c": {"d": "😀"}}', NULL),
+  (2, '[]', '{}'), (3, '"just a string with \\"quotes\\""', '123.456e10'), (4, 'null', 'false');
+UPDATE docs SET j = JSON_SET(j, '$.a', 2) WHERE id = 1;
+CREATE TABLE shapes (id INT PRIMARY KEY, g GEOMETRY, p POINT NOT NULL, poly POLYGON, SPATIAL KEY (p));
+INSERT INTO shapes VALUES
+  (1, ST_GeomFromText('LINESTRING(0 0, 1 1, 2 3)'), ST_GeomFromText('POINT(1 2)'),
+      ST_GeomFromText('POLYGON((0 0, 10 0, 10 10, 0 10, 0 0), (2 2, 3 2, 3 3, 2 2))')),
+  (2, ST_GeomFromText('POINT(-1.5 3.25)', 4326), ST_GeomFromText('POINT(0 0)'), NULL),
+  (3, NULL, ST_GeomFromText('POINT(1e300 -1e-300)'), ST_GeomFromText('POLYGON((0 0, 1 0, 1 1, 0 0))'));
+UPDATE shapes SET p = ST_GeomFromText('POINT(5 5)') WHERE id = 2;
+DELETE FROM shapes WHERE id = 3;
