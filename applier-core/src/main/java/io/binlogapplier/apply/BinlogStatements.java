@@ -30,6 +30,9 @@ import java.util.Map;
  * statements; one too large for a packet is returned to the caller to apply as SQL.
  */
 final class BinlogStatements {
+    /** ER_UNKNOWN_ERROR: how MariaDB reports a row event it could not apply from a BINLOG statement. */
+    static final int UNKNOWN_ERROR = 1105;
+
     private final Connection connection;
     private final long maxEventBytes;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(1 << 16);
@@ -133,7 +136,8 @@ final class BinlogStatements {
             }
             send(buffer.toByteArray());
         } catch (SQLException e) {
-            if (SqlErrors.verdict(e) != SqlErrors.Verdict.FATAL) {
+            if (SqlErrors.verdict(e) != SqlErrors.Verdict.FATAL || e.getErrorCode() == UNKNOWN_ERROR) {
+                // 1105: MariaDB keeps the cause in its error log; the caller may retry the unit as SQL to learn it.
                 throw e;
             }
             throw fatal(e);
@@ -186,7 +190,36 @@ final class BinlogStatements {
         setFragment = null;
     }
 
+    /**
+     * MariaDB reports a failed row event as error 1105 "Unknown error" and puts the cause in the
+     * warnings (e.g. 1677 "Column 1 of table 'd.t' cannot be converted from type 'int' to type
+     * 'tinyint'").
+     */
+    private List<String> warnings() {
+        List<String> out = new ArrayList<>();
+        try (Statement s = connection.createStatement(); java.sql.ResultSet rs = s.executeQuery("SHOW WARNINGS")) {
+            while (rs.next()) {
+                out.add(rs.getInt(2) + ": " + rs.getString(3));
+            }
+        } catch (SQLException ignored) {
+            // the connection may be gone; the error itself is reported
+        }
+        return out;
+    }
+
     private ApplierException fatal(SQLException e) {
+        List<String> warnings = e.getErrorCode() == 1105 ? warnings() : List.of();
+        for (String w : warnings) {
+            if (w.startsWith("1677:") || w.startsWith("1610:")) { // ER_SLAVE_CONVERSION_FAILED, ER_SLAVE_CORRUPT_EVENT
+                return new ApplierException(ExitCode.TARGET_VALUE_REJECTED, "a row change from " + firstWhere
+                    + " (or a later transaction of its unit) does not fit the target (" + w.substring(6)
+                    + "): the target column cannot hold the source's value: give it the source's type (SHOW CREATE"
+                    + " TABLE on both) and restart", e);
+            }
+        }
+        if (!warnings.isEmpty()) {
+            e = new SQLException(e.getMessage() + "; " + String.join("; ", warnings), e.getSQLState(), e.getErrorCode(), e);
+        }
         if (e.getErrorCode() == SqlErrors.ER_SPECIFIC_ACCESS_DENIED) {
             return new ApplierException(ExitCode.TARGET_PRIVILEGE, "the target user may not run BINLOG statements ("
                 + e.getMessage() + "), which apply.method binlog and tables with triggers on the target need (a"

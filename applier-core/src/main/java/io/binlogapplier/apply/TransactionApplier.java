@@ -29,6 +29,7 @@ public final class TransactionApplier implements AutoCloseable {
     private final StatementRunner statements;
     private final BinlogStatements binlog;
     private final boolean binlogMethod;
+    private boolean sqlOnly;
 
     public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets,
                               ApplyMethod method) throws SQLException {
@@ -68,7 +69,8 @@ public final class TransactionApplier implements AutoCloseable {
         String where = describe(part);
         for (Change c : part.changes()) {
             if (c instanceof Change.Rows r) {
-                if (!replay && r.body() != null && part.head().format() != null && (binlogMethod || triggered(r))) {
+                if (!replay && r.body() != null && part.head().format() != null
+                    && (binlogMethod && !sqlOnly || triggered(r))) {
                     for (Change.Rows tooLarge : binlog.add(r, part.head().format(), where)) {
                         rows.apply(tooLarge, where, false);
                     }
@@ -94,6 +96,19 @@ public final class TransactionApplier implements AutoCloseable {
      */
     private boolean triggered(Change.Rows r) throws SQLException {
         return schemas.get(r.table().schema(), r.table().table(), connection).hasTriggers();
+    }
+
+    /**
+     * Applies rows as SQL even under apply.method binlog (except for tables with triggers): used to
+     * retry a unit whose BINLOG statement failed with MariaDB's uninformative "Unknown error".
+     */
+    public void sqlOnly(boolean on) {
+        sqlOnly = on;
+    }
+
+    /** True when {@code e} is MariaDB's "Unknown error" for a BINLOG statement (the cause is in its error log). */
+    public static boolean binlogUnknownError(SQLException e) {
+        return e.getErrorCode() == BinlogStatements.UNKNOWN_ERROR;
     }
 
     /** Sends row events still buffered for a BINLOG statement; call before the position update. */

@@ -46,6 +46,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     private long unitBytes;
     private long unitRows;
     private boolean unitReplay;
+    private boolean sqlFallback;
     private long lastCommitMicros;
 
     /** What all workers of a pipeline share. */
@@ -159,6 +160,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         unitBytes = 0;
         unitRows = 0;
         unitReplay = replay;
+        sqlFallback = false;
+        applier.sqlOnly(false);
         if (d.pending()) {
             // DDL and non-transactional changes cannot share a transaction with the position row: record
             // the transaction as pending first, so a restart replays it idempotently (StateStore).
@@ -193,6 +196,24 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 break;
             } catch (SQLException e) {
                 SqlErrors.Verdict v = SqlErrors.verdict(e);
+                if (TransactionApplier.binlogUnknownError(e)) {
+                    if (d.barrier() || sqlFallback) {
+                        throw new ApplierException(ExitCode.TARGET_STATEMENT_FAILED, "the target could not apply a row"
+                            + " event of unit " + d.unitId() + " (error 1105: Unknown error; MariaDB logs the cause in"
+                            + " its error log as BINLOG_BASE64_EVENT) near " + TransactionApplier.describe(t)
+                            + ": read the target's error log, fix the cause (often a column type that differs from"
+                            + " the source's) and restart", e);
+                    }
+                    // Learn the cause: roll back and apply the unit as SQL, which reports errors in full.
+                    log.warn("a BINLOG statement of unit {} failed with 'Unknown error'; applying that unit as SQL",
+                        d.unitId());
+                    connection.rollback();
+                    applier.discard();
+                    sqlFallback = true;
+                    applier.sqlOnly(true);
+                    attempt = 1;
+                    continue;
+                }
                 if (v == SqlErrors.Verdict.FATAL) {
                     throw SqlErrors.fatal(e, "applying", TransactionApplier.describe(t));
                 }

@@ -33,6 +33,7 @@ public final class TargetPool implements AutoCloseable {
         c.setMaxLifetime(0);
         c.setIdleTimeout(0);
         c.setKeepaliveTime(60_000);
+        c.setExceptionOverrideClassName(KeepConnectionOnUnknownError.class.getName());
         c.addDataSourceProperty("useServerPrepStmts", "true");
         c.addDataSourceProperty("cachePrepStmts", "false");
         c.addDataSourceProperty("rewriteBatchedStatements", "false");

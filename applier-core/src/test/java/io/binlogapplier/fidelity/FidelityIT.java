@@ -62,6 +62,32 @@ class FidelityIT {
         assertThat(failures).as(table(verdicts)).isEmpty();
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "apply.method {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"sql", "binlog"})
+    void aValueTheTargetCannotHoldStopsTheApplierNamingTableColumnAndGtid(String method) {
+        String db = "narrow_" + method;
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO " + db + ".t VALUES (1, 100)");
+        ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
+            "  method: " + method + "\n"), "fidelity", db);
+        TestApplier.runUntilCurrent(cfg);
+        SERVERS.target().execute("ALTER TABLE " + db + ".t MODIFY v TINYINT");
+        SERVERS.source().execute("INSERT INTO " + db + ".t VALUES (2, 1000)");
+        String gtid = SERVERS.source().queryString("SELECT @@gtid_binlog_pos");
+        String before = SERVERS.target().queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
+            + " binlog_applier.applier_position WHERE stream = '" + db + "'");
+
+        ApplierException e = TestApplier.runExpectingFailure(cfg);
+
+        assertThat(e.exitCode()).as(e.getMessage()).isEqualTo(io.binlogapplier.ExitCode.TARGET_VALUE_REJECTED);
+        assertThat(e.getMessage()).contains(db).contains("`t`").contains("'v'").contains(gtid)
+            .contains("give it the source's type");
+        assertThat(SERVERS.target().queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
+            + " binlog_applier.applier_position WHERE stream = '" + db + "'")).isEqualTo(before);
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".t")).isEqualTo(1);
+    }
+
     /** @return null when the target matched, else what went wrong */
     private static String run(String db, String script, String image, String method) {
         SERVERS.source().execute("SET GLOBAL binlog_row_image = " + image);
