@@ -104,6 +104,11 @@ public final class SqlErrors {
             + firstLine(e.getMessage()) + ") in " + where + ": " + fix(e), e);
     }
 
+    /** The first line of an exception's message. */
+    public static String firstLineOf(SQLException e) {
+        return e.getErrorCode() + ": " + firstLine(e.getMessage());
+    }
+
     static String firstLine(String s) {
         if (s == null) {
             return "no message";

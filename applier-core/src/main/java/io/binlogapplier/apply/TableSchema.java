@@ -12,13 +12,21 @@ import java.util.List;
  *     all NOT NULL; empty when there is none (rows are then matched on the whole before image)
  * @param transactional InnoDB (or another engine that can roll back)
  * @param hasTriggers the target fires triggers on this table
+ * @param foreignKeys this table's foreign keys (it is the child)
  */
 public record TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,
                           List<KeyInfo> uniqueKeys, List<Integer> lookupKey, String engine, boolean transactional,
-                          boolean hasTriggers) {
+                          boolean hasTriggers, List<ForeignKey> foreignKeys) {
 
     /** A unique key (PRIMARY included) by name and column positions. */
     public record KeyInfo(String name, List<Integer> columns) {
+    }
+
+    /**
+     * A foreign key of this table: its column positions and the parent table columns they reference.
+     */
+    public record ForeignKey(String name, List<Integer> columns, String parentSchema, String parentTable,
+                             List<String> parentColumns) {
     }
 
     public String qualifiedName() {

@@ -24,6 +24,10 @@ final class TableSchemaLoader {
         + " ORDER BY INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX";
     private static final String TABLE = "SELECT ENGINE, TABLE_TYPE FROM information_schema.TABLES"
         + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?";
+    private static final String FOREIGN_KEYS = "SELECT CONSTRAINT_NAME, COLUMN_NAME, REFERENCED_TABLE_SCHEMA,"
+        + " REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE"
+        + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND REFERENCED_TABLE_NAME IS NOT NULL"
+        + " ORDER BY CONSTRAINT_NAME, ORDINAL_POSITION";
     private static final String TRIGGERS = "SELECT COUNT(*) FROM information_schema.TRIGGERS"
         + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?";
 
@@ -114,11 +118,39 @@ final class TableSchemaLoader {
                 triggers = rs.next() && rs.getInt(1) > 0;
             }
         }
+        List<TableSchema.ForeignKey> foreign = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(FOREIGN_KEYS)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                String name = null;
+                List<Integer> cols = new ArrayList<>();
+                List<String> parentCols = new ArrayList<>();
+                String ps1 = null;
+                String pt = null;
+                while (rs.next()) {
+                    if (name != null && !name.equals(rs.getString(1))) {
+                        foreign.add(new TableSchema.ForeignKey(name, List.copyOf(cols), ps1, pt, List.copyOf(parentCols)));
+                        cols.clear();
+                        parentCols.clear();
+                    }
+                    name = rs.getString(1);
+                    ps1 = rs.getString(3);
+                    pt = rs.getString(4);
+                    Integer col = byName.get(rs.getString(2).toLowerCase(Locale.ROOT));
+                    cols.add(col == null ? -1 : col);
+                    parentCols.add(rs.getString(5));
+                }
+                if (name != null) {
+                    foreign.add(new TableSchema.ForeignKey(name, List.copyOf(cols), ps1, pt, List.copyOf(parentCols)));
+                }
+            }
+        }
         String e = engine == null ? "" : engine;
         boolean transactional = e.equalsIgnoreCase("InnoDB") || e.equalsIgnoreCase("TokuDB")
             || e.equalsIgnoreCase("RocksDB") || e.equalsIgnoreCase("ndbcluster");
         return new TableSchema(schema, table, List.copyOf(columns), primary, List.copyOf(unique), lookup, e,
-            transactional, triggers);
+            transactional, triggers, List.copyOf(foreign));
     }
 
     private static String lower(String s) {

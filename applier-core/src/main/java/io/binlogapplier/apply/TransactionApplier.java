@@ -56,6 +56,8 @@ public final class TransactionApplier implements AutoCloseable {
         try (Statement s = c.createStatement()) {
             s.execute(SESSION_INIT);
             s.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+            // Short enough that a conflict nobody detected is resolved by a retry within seconds.
+            s.execute("SET SESSION innodb_lock_wait_timeout = 10");
         }
     }
 

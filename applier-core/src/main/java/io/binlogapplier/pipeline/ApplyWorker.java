@@ -8,15 +8,20 @@ import io.binlogapplier.apply.CharsetResolver;
 import io.binlogapplier.apply.SqlErrors;
 import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.apply.TransactionApplier;
+import io.binlogapplier.config.ApplyMethod;
+import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.schedule.Decision;
+import io.binlogapplier.transaction.Change;
 import io.binlogapplier.transaction.Transaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -24,16 +29,21 @@ import java.util.concurrent.CountDownLatch;
 /**
  * One worker: a ring handler that applies the units the scheduler assigned to it, on the target
  * connection it owns for its whole life. Per unit: wait for the unit it depends on, apply every
- * part, write the position row in the same transaction, wait for its turn, commit.
+ * part, wait for its turn, write the position row in the same transaction, commit.
+ *
+ * <p>A unit that loses a lock conflict (deadlock, lock-wait timeout, or preempted because an
+ * earlier unit waits for its locks) is rolled back, waits until every earlier unit committed, and
+ * is applied again from its retained parts; at most {@code apply.retries} times.
  */
 final class ApplyWorker implements EventHandler<RingSlot> {
-    private Sequence progress = new Sequence();
     private static final Logger log = LoggerFactory.getLogger(ApplyWorker.class);
 
     private final int index;
     private final String threadName;
     private final WorkerContext ctx;
     private final CountDownLatch sawEnd;
+    private final WorkerState state;
+    private Sequence progress = new Sequence();
 
     private Connection connection;
     private TransactionApplier applier;
@@ -43,16 +53,21 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     // the unit in progress
     private long unitId;
     private final List<Transaction> parts = new ArrayList<>();
+    /** How many of {@link #parts} are applied in the open target transaction. */
+    private int applied;
+    private int attempts;
     private long unitBytes;
     private long unitRows;
     private boolean unitReplay;
     private boolean sqlFallback;
+    private boolean startedAlone;
+    private boolean serialRetried;
     private long lastCommitMicros;
 
     /** What all workers of a pipeline share. */
     record WorkerContext(ConnectionSource connections, TableSchemaCache schemas, CharsetResolver charsets,
                          StateStore state, CommitSequencer sequencer, FailureLatch failure, Publisher publisher,
-                         int retries, PipelineMetrics metrics, io.binlogapplier.config.ApplyMethod method) {
+                         int retries, PipelineMetrics metrics, ApplyMethod method, WorkerState[] workers) {
     }
 
     /** Hands out target connections; the worker closes (returns) its own. */
@@ -60,11 +75,17 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         Connection get() throws SQLException;
     }
 
+    /** One step of a unit that may have to be redone after a retry. */
+    private interface Step {
+        void run() throws SQLException, InterruptedException;
+    }
+
     ApplyWorker(int index, String threadName, WorkerContext ctx, CountDownLatch sawEnd) {
         this.index = index;
         this.threadName = threadName;
         this.ctx = ctx;
         this.sawEnd = sawEnd;
+        this.state = ctx.workers()[index];
     }
 
     @Override
@@ -75,6 +96,10 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             applier = new TransactionApplier(connection, ctx.schemas(), ctx.charsets(), ctx.method());
             advance = connection.prepareStatement(ctx.state().advanceSql());
             pending = connection.prepareStatement(ctx.state().pendingSql());
+            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+                rs.next();
+                state.connectionId = rs.getLong(1);
+            }
         } catch (SQLException | RuntimeException e) {
             ctx.failure().fail(TargetErrors.connect(e));
         }
@@ -117,25 +142,32 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     @Override
     public void onEvent(RingSlot slot, long sequence, boolean endOfBatch) throws Exception {
         try {
-            handle(slot, sequence, endOfBatch);
+            handle(slot);
         } finally {
             progress.set(sequence);
         }
     }
 
-    private void handle(RingSlot slot, long sequence, boolean endOfBatch) throws Exception {
+    private void handle(RingSlot slot) throws Exception {
         if (slot.kind == RingSlot.Kind.END) {
             if (unitId != 0) {
                 // The stream ended inside this unit (a large transaction cut off): nothing of it may commit.
                 applier.discard();
                 connection.rollback();
                 ctx.publisher().release(unitBytes);
-                unitId = 0;
+                endUnit();
             }
             sawEnd.countDown();
             return;
         }
-        if (slot.kind != RingSlot.Kind.TRANSACTION || ctx.failure().failed()) {
+        if (ctx.failure().failed()) {
+            return;
+        }
+        if (unitId != 0 && state.preemptedBy.get() != 0) {
+            // Preempted while waiting for the unit's next part: give way now, not when the part arrives.
+            run(unitDecision, () -> { });
+        }
+        if (slot.kind != RingSlot.Kind.TRANSACTION) {
             return;
         }
         Decision d = slot.decision;
@@ -147,27 +179,46 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         if (d.unitStart()) {
             begin(d, t, slot.replay);
         }
-        apply(d, t);
+        unitBytes += t.sizeBytes();
+        countRows(t);
+        if (t.lastPart()) {
+            lastCommitMicros = t.end().commitMicros();
+        }
+        if (d.barrier()) {
+            // A barrier runs alone and is never retried: apply it as it streams in and let its bytes go.
+            applyBarrierPart(d, t);
+        } else {
+            parts.add(t);
+            run(d, this::applyPending);
+        }
         if (d.unitEnd()) {
-            finish(d, t);
+            run(d, () -> commit(d));
         }
     }
 
+    private Decision unitDecision;
+
     private void begin(Decision d, Transaction first, boolean replay) throws SQLException, InterruptedException {
         ctx.sequencer().awaitCommitted(d.waitFor());
+        startedAlone = ctx.sequencer().committed() >= d.unitId() - 1;
+        serialRetried = false;
         unitId = d.unitId();
+        unitDecision = d;
         parts.clear();
+        applied = 0;
+        attempts = 0;
         unitBytes = 0;
         unitRows = 0;
         unitReplay = replay;
         sqlFallback = false;
         applier.sqlOnly(false);
+        state.preemptedBy.set(0);
+        state.unit = d.unitId();
         if (d.pending()) {
             // DDL and non-transactional changes cannot share a transaction with the position row: record
             // the transaction as pending first, so a restart replays it idempotently (StateStore).
-            ctx.state().bindPending(pending, new io.binlogapplier.position.SourcePosition(first.head().start(),
-                first.head().gtid() == null ? "" : first.head().gtid().toString(),
-                io.binlogapplier.position.SourcePosition.ResumeBy.FILE));
+            ctx.state().bindPending(pending, new SourcePosition(first.head().start(),
+                first.head().gtid() == null ? "" : first.head().gtid().toString(), SourcePosition.ResumeBy.FILE));
             if (pending.executeUpdate() != 1) {
                 throw stateRowMissing();
             }
@@ -175,85 +226,47 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         }
     }
 
-    private void apply(Decision d, Transaction t) throws SQLException, InterruptedException {
-        unitBytes += t.sizeBytes();
-        if (!d.barrier()) {
-            parts.add(t);
+    /** Applies every retained part not yet in the open target transaction. */
+    private void applyPending() throws SQLException {
+        while (applied < parts.size()) {
+            state.checkPreempted();
+            applier.apply(parts.get(applied), unitReplay);
+            applied++;
         }
-        int attempt = 0;
-        while (true) {
-            try {
-                if (attempt == 0) {
-                    applier.apply(t, unitReplay);
-                } else {
-                    for (Transaction p : parts) {
-                        applier.apply(p, unitReplay);
-                    }
-                }
-                if (d.unitEnd()) {
-                    applier.flush();
-                }
-                break;
-            } catch (SQLException e) {
-                SqlErrors.Verdict v = SqlErrors.verdict(e);
-                if (TransactionApplier.binlogUnknownError(e)) {
-                    if (d.barrier() || sqlFallback) {
-                        throw new ApplierException(ExitCode.TARGET_STATEMENT_FAILED, "the target could not apply a row"
-                            + " event of unit " + d.unitId() + " (error 1105: Unknown error; MariaDB logs the cause in"
-                            + " its error log as BINLOG_BASE64_EVENT) near " + TransactionApplier.describe(t)
-                            + ": read the target's error log, fix the cause (often a column type that differs from"
-                            + " the source's) and restart", e);
-                    }
-                    // Learn the cause: roll back and apply the unit as SQL, which reports errors in full.
-                    log.warn("a BINLOG statement of unit {} failed with 'Unknown error'; applying that unit as SQL",
-                        d.unitId());
-                    connection.rollback();
-                    applier.discard();
-                    sqlFallback = true;
-                    applier.sqlOnly(true);
-                    attempt = 1;
-                    continue;
-                }
-                if (v == SqlErrors.Verdict.FATAL) {
-                    throw SqlErrors.fatal(e, "applying", TransactionApplier.describe(t));
-                }
-                if (v == SqlErrors.Verdict.RECONNECT || d.barrier() || ++attempt > ctx.retries()) {
-                    throw new ApplierException(v == SqlErrors.Verdict.RECONNECT ? ExitCode.TARGET_UNREACHABLE
-                        : ExitCode.TARGET_STATEMENT_FAILED, "gave up on unit " + d.unitId() + " after " + attempt
-                        + " attempts (" + SqlErrors.verdict(e) + ": " + e.getMessage() + ") in "
-                        + TransactionApplier.describe(t) + ": check the target for locks held by other sessions"
-                        + " or raise apply.retries", e);
-                }
-                connection.rollback();
-                applier.discard();
-                ctx.metrics().retried(e.getMessage());
-                log.info("unit {} lost a lock conflict ({}); retrying after its predecessors commit (attempt {})",
-                    d.unitId(), SqlErrors.verdict(e), attempt);
-                ctx.sequencer().awaitCommitted(d.unitId() - 1);
-            }
-        }
-        for (io.binlogapplier.transaction.Change c : t.changes()) {
-            if (c instanceof io.binlogapplier.transaction.Change.Rows r) {
-                unitRows += r.rowCount();
-            }
-        }
-        if (d.barrier()) {
-            // A barrier runs alone and is never retried: its bytes can leave the budget as soon as applied.
-            ctx.publisher().release(t.sizeBytes());
-            unitBytes -= t.sizeBytes();
-        }
-        lastCommitMicros = t.lastPart() ? t.end().commitMicros() : lastCommitMicros;
     }
 
-    private void finish(Decision d, Transaction last) throws SQLException, InterruptedException {
-        if (last.end().rollback()) {
+    private void applyBarrierPart(Decision d, Transaction t) throws SQLException {
+        try {
+            applier.apply(t, unitReplay);
+            if (d.unitEnd()) {
+                applier.flush();
+            }
+        } catch (SQLException e) {
+            if (TransactionApplier.binlogUnknownError(e)) {
+                throw binlogUnknown(d, t, e);
+            }
+            throw SqlErrors.verdict(e) == SqlErrors.Verdict.RECONNECT ? TargetErrors.connect(e)
+                : SqlErrors.fatal(e, "applying", TransactionApplier.describe(t));
+        }
+        ctx.publisher().release(t.sizeBytes());
+        unitBytes -= t.sizeBytes();
+    }
+
+    /** Wait for the turn, write the position row in the unit's transaction, commit. */
+    private void commit(Decision d) throws SQLException, InterruptedException {
+        applyPending();
+        applier.flush();
+        // Wait for the turn first: every unit updates the same position row, so a later unit that
+        // took the row lock before its turn would block the earlier unit it waits for.
+        state.busySince = 0; // waiting for the turn is not a database call
+        ctx.sequencer().awaitCommitted(d.unitId() - 1, state);
+        state.busySince = System.nanoTime();
+        ctx.failure().check();
+        Transaction last = parts.isEmpty() ? null : parts.get(parts.size() - 1);
+        if (last != null && last.end().rollback()) {
             // The source rolled this back; only its non-transactional changes remain, as on the source.
             connection.rollback();
         }
-        // Wait for the turn first: every unit updates the same position row, so a later unit that
-        // took the row lock before its turn would block the earlier unit it waits for.
-        ctx.sequencer().awaitCommitted(d.unitId() - 1);
-        ctx.failure().check();
         ctx.state().bindAdvance(advance, d.positionAfter(), lastCommitMicros, d.transactions());
         if (advance.executeUpdate() != 1) {
             throw stateRowMissing();
@@ -262,9 +275,130 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         ctx.sequencer().markCommitted(d.unitId(), d.positionAfter(), lastCommitMicros, d.transactions(), unitRows);
         ctx.publisher().release(unitBytes);
         ctx.metrics().unitCommitted(d.transactions(), unitRows, unitBytes);
+        endUnit();
+    }
+
+    private void endUnit() {
         unitId = 0;
+        unitDecision = null;
+        state.unit = 0;
+        state.preemptedBy.set(0);
         parts.clear();
+        applied = 0;
         unitBytes = 0;
+    }
+
+    /** Runs a step; a lost conflict rolls the unit back, waits for its predecessors and redoes the parts. */
+    private void run(Decision d, Step step) throws SQLException, InterruptedException {
+        while (true) {
+            try {
+                state.busySince = System.nanoTime();
+                applyPending();
+                step.run();
+                return;
+            } catch (WorkerState.Preempted p) {
+                retry(d, "an earlier unit (" + p.blockedUnit + ") waits for one of its locks", null);
+            } catch (SQLException e) {
+                if (TransactionApplier.binlogUnknownError(e)) {
+                    if (sqlFallback) {
+                        throw binlogUnknown(d, parts.isEmpty() ? null : parts.get(parts.size() - 1), e);
+                    }
+                    // Learn the cause: roll back and apply the unit as SQL, which reports errors in full.
+                    log.warn("a BINLOG statement of unit {} failed with 'Unknown error'; applying that unit as SQL",
+                        d.unitId());
+                    rollback();
+                    sqlFallback = true;
+                    applier.sqlOnly(true);
+                    continue;
+                }
+                SqlErrors.Verdict v = SqlErrors.verdict(e);
+                Transaction t = parts.isEmpty() ? null : parts.get(Math.min(applied, parts.size() - 1));
+                String where = t == null ? "unit " + d.unitId() : TransactionApplier.describe(t);
+                if (v == SqlErrors.Verdict.FATAL) {
+                    ApplierException fatal = SqlErrors.fatal(e, "applying", where);
+                    if (!orderingMayExplain(d, fatal)) {
+                        throw fatal;
+                    }
+                    log.info("unit {} met a data conflict while earlier units were in flight ({}); retrying it after"
+                        + " them before calling it a real one", d.unitId(), fatal.getMessage());
+                    serialRetried = true;
+                    retry(d, "data conflict while earlier units were in flight", null);
+                    continue;
+                }
+                if (v == SqlErrors.Verdict.RECONNECT) {
+                    throw TargetErrors.connect(e);
+                }
+                retry(d, SqlErrors.firstLineOf(e), e);
+            } catch (ApplierException e) {
+                if (!orderingMayExplain(d, e)) {
+                    throw e;
+                }
+                // A row missing, duplicated or unreferenced while earlier units were still in flight may be
+                // their doing (a foreign key, a key we do not know): redo the unit once after all of them.
+                log.info("unit {} met a data conflict while earlier units were in flight ({}); retrying it after"
+                    + " them before calling it a real one", d.unitId(), e.getMessage());
+                serialRetried = true;
+                retry(d, "data conflict while earlier units were in flight", null);
+            } finally {
+                state.busySince = 0;
+            }
+        }
+    }
+
+    /** A data conflict is only real once the unit has run with every earlier unit committed. */
+    private boolean orderingMayExplain(Decision d, ApplierException e) {
+        return e.exitCode() == ExitCode.TARGET_DATA_CONFLICT && !d.barrier() && !startedAlone && !serialRetried;
+    }
+
+    private void retry(Decision d, String why, SQLException cause) throws SQLException, InterruptedException {
+        if (d.barrier()) {
+            // A barrier's parts are not kept (it may be huge) and nothing runs beside it: no retry.
+            throw new ApplierException(ExitCode.TARGET_STATEMENT_FAILED, "unit " + d.unitId() + " (applied alone)"
+                + " failed (" + why + "): another session on the target holds locks the applier needs; stop it and"
+                + " restart", cause);
+        }
+        if (++attempts > ctx.retries()) {
+            throw new ApplierException(ExitCode.TARGET_STATEMENT_FAILED, "gave up on unit " + d.unitId() + " after "
+                + ctx.retries() + " retries (" + why + "): check the target for locks held by other sessions or raise"
+                + " apply.retries", cause);
+        }
+        rollback();
+        ctx.metrics().retried(why);
+        log.info("unit {} lost a lock conflict ({}); retrying after its predecessors commit (retry {} of {})",
+            d.unitId(), why, attempts, ctx.retries());
+        if (cause != null && !ctx.failure().failed()) {
+            // Without the monitor's help a later unit may hold what we wait for: make every later unit give way.
+            for (WorkerState w : ctx.workers()) {
+                if (w != state && w.unit > d.unitId()) {
+                    w.preempt(w.unit, d.unitId());
+                }
+            }
+            ctx.sequencer().wakeAll();
+        }
+        state.preemptedBy.set(0);
+        ctx.sequencer().awaitCommitted(d.unitId() - 1);
+        state.preemptedBy.set(0);
+    }
+
+    private void rollback() throws SQLException {
+        connection.rollback();
+        applier.discard();
+        applied = 0;
+    }
+
+    private void countRows(Transaction t) {
+        for (Change c : t.changes()) {
+            if (c instanceof Change.Rows r) {
+                unitRows += r.rowCount();
+            }
+        }
+    }
+
+    private ApplierException binlogUnknown(Decision d, Transaction t, SQLException e) {
+        return new ApplierException(ExitCode.TARGET_STATEMENT_FAILED, "the target could not apply a row event of unit "
+            + d.unitId() + " (error 1105: Unknown error; MariaDB logs the cause in its error log as BINLOG_BASE64_EVENT)"
+            + (t == null ? "" : " near " + TransactionApplier.describe(t)) + ": read the target's error log, fix the"
+            + " cause (often a column type that differs from the source's) and restart", e);
     }
 
     private ApplierException stateRowMissing() {

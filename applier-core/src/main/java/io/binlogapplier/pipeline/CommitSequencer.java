@@ -51,6 +51,14 @@ final class CommitSequencer {
 
     /** Blocks until unit {@code unitId} committed; throws when the pipeline failed meanwhile. */
     void awaitCommitted(long unitId) throws InterruptedException {
+        awaitCommitted(unitId, null);
+    }
+
+    /**
+     * As {@link #awaitCommitted(long)}, and throws {@link WorkerState.Preempted} when {@code waiter}'s
+     * unit is preempted while it waits (it holds locks an earlier unit needs).
+     */
+    void awaitCommitted(long unitId, WorkerState waiter) throws InterruptedException {
         if (committed >= unitId) {
             return;
         }
@@ -58,6 +66,9 @@ final class CommitSequencer {
         try {
             while (committed < unitId) {
                 failure.check();
+                if (waiter != null) {
+                    waiter.checkPreempted();
+                }
                 changed.await(100, TimeUnit.MILLISECONDS);
             }
         } finally {

@@ -113,8 +113,12 @@ public final class Pipeline {
             new TraitsBuilder(schemas, schedulerConnection, config.apply().mode()), seq, ring,
             saved.pending() == null ? null : saved.pending().coordinates(), endUnit::set, failure::failed);
         CountDownLatch sawEnd = new CountDownLatch(workers);
+        WorkerState[] states = new WorkerState[workers];
+        for (int i = 0; i < workers; i++) {
+            states[i] = new WorkerState();
+        }
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target::get, schemas, charsets, state, seq,
-            failure, pub, config.apply().retries(), metrics, config.apply().method());
+            failure, pub, config.apply().retries(), metrics, config.apply().method(), states);
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
@@ -122,6 +126,15 @@ public final class Pipeline {
         disruptor.handleEventsWith(schedulerHandler).then(handlers);
         disruptor.setDefaultExceptionHandler(new FailClosed());
         disruptor.start();
+        ConflictMonitor conflicts = null;
+        if (workers > 1) {
+            try {
+                conflicts = new ConflictMonitor(name, target.get(), states, seq);
+                conflicts.start();
+            } catch (SQLException e) {
+                throw TargetErrors.connect(e);
+            }
+        }
 
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
             pub);
@@ -172,6 +185,9 @@ public final class Pipeline {
                 Thread.sleep(10);
             }
         } finally {
+            if (conflicts != null) {
+                conflicts.close();
+            }
             r.stop();
             r.join(5_000);
             disruptor.halt();

@@ -18,9 +18,10 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * Builds a transaction's write set: one 64-bit hash of (schema, table, key name, key value) for
- * every PRIMARY/UNIQUE key value in every before and after image. Two transactions conflict when
- * their sets intersect. Pure.
+ * Builds a transaction's write set: one 64-bit hash of (schema, table, key columns, key value) for
+ * every PRIMARY/UNIQUE key value in every before and after image, and for every foreign key value
+ * the hash of the parent key it references. Two transactions conflict when their sets intersect.
+ * Pure.
  *
  * <p>Key values are normalised so that values the target's collation treats as equal hash alike:
  * text loses trailing spaces (PAD SPACE collations), and under case- or accent-insensitive
@@ -47,13 +48,30 @@ public final class WriteSets {
             for (int i = 0; i < targetOf.length; i++) {
                 sourceOf[targetOf[i]] = i;
             }
-            long tableHash = mix(hashString(0x9E3779B97F4A7C15L, t.schema()), hashString(0, t.table()));
+            List<long[]> keys = new java.util.ArrayList<>(); // {keyHash} and its target columns
+            List<List<Integer>> keyColumns = new java.util.ArrayList<>();
             for (TableSchema.KeyInfo key : t.uniqueKeys()) {
-                long keyHash = mix(tableHash, hashString(0x51, key.name()));
+                List<String> names = new java.util.ArrayList<>();
+                for (int col : key.columns()) {
+                    names.add(t.columns().get(col).name());
+                }
+                keys.add(new long[] {keyIdentity(t.schema(), t.table(), names)});
+                keyColumns.add(key.columns());
+            }
+            // A child row's foreign key names its parent's key: it conflicts with changes to that parent row.
+            for (TableSchema.ForeignKey fk : t.foreignKeys()) {
+                if (fk.columns().contains(-1)) {
+                    continue;
+                }
+                keys.add(new long[] {keyIdentity(fk.parentSchema(), fk.parentTable(), fk.parentColumns())});
+                keyColumns.add(fk.columns());
+            }
+            for (int k = 0; k < keys.size(); k++) {
                 for (int r = 0; r < rows.rows().size(); r++) {
                     BitSet present = rows.kind() == RowsKind.UPDATE && r % 2 == 1 ? rows.afterColumns()
                         : rows.beforeColumns();
-                    long h = keyValueHash(keyHash, key, rows.rows().get(r), present, sourceOf, t.columns());
+                    long h = keyValueHash(keys.get(k)[0], keyColumns.get(k), rows.rows().get(r), present, sourceOf,
+                        t.columns());
                     if (h != 0) {
                         if (n == out.length) {
                             out = Arrays.copyOf(out, n * 2);
@@ -68,11 +86,21 @@ public final class WriteSets {
         return dedupe(result);
     }
 
+    /** A key is identified by its table and column names, so a foreign key's reference matches it. */
+    static long keyIdentity(String schema, String table, List<String> columns) {
+        long h = mix(hashString(0x9E3779B97F4A7C15L, schema.toLowerCase(Locale.ROOT)),
+            hashString(0, table.toLowerCase(Locale.ROOT)));
+        for (String c : columns) {
+            h = mix(h, hashString(0x51, c.toLowerCase(Locale.ROOT)));
+        }
+        return h;
+    }
+
     /** @return the hash, or 0 when the image lacks a key column or has NULL in it (no key value) */
-    static long keyValueHash(long keyHash, TableSchema.KeyInfo key, Object[] image, BitSet present, int[] sourceOf,
+    static long keyValueHash(long keyHash, List<Integer> keyColumns, Object[] image, BitSet present, int[] sourceOf,
                              List<ColumnInfo> columns) {
         long h = keyHash;
-        for (int target : key.columns()) {
+        for (int target : keyColumns) {
             int source = sourceOf[target];
             if (source < 0 || !present.get(source) || image[source] == null) {
                 return 0;

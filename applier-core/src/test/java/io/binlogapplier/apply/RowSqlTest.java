@@ -12,7 +12,7 @@ class RowSqlTest {
         "utf8mb4_general_ci", true, false);
     private static final ColumnInfo F = new ColumnInfo("f", 2, "float", "float", null, null, true, false);
     private static final TableSchema T = new TableSchema("db", "t", List.of(ID, NAME, F), List.of(0),
-        List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false);
+        List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false, List.of());
 
     @Test
     void insertsSeveralRowsInOneStatement() {

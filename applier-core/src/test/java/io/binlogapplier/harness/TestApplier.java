@@ -39,8 +39,13 @@ public final class TestApplier {
 
     /** Runs until everything the source has written now is applied; throws the applier's failure. */
     public static Applier.Outcome runUntilCurrent(ApplierConfig config) {
+        return runUntilCurrent(config, PipelineMetrics.NONE);
+    }
+
+    /** As {@link #runUntilCurrent(ApplierConfig)}, reporting to {@code metrics}. */
+    public static Applier.Outcome runUntilCurrent(ApplierConfig config, PipelineMetrics metrics) {
         try {
-            return new Applier(config, PipelineMetrics.NONE, 30_000).run(new Applier.Until.Current());
+            return new Applier(config, metrics, 30_000).run(new Applier.Until.Current());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

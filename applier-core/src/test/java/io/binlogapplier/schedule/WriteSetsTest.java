@@ -20,7 +20,7 @@ class WriteSetsTest {
         "utf8mb4_general_ci", true, false);
     private static final TableSchema T = new TableSchema("db", "t", List.of(ID, CODE), List.of(0),
         List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0)), new TableSchema.KeyInfo("u_code", List.of(1))),
-        List.of(0), "InnoDB", true, false);
+        List.of(0), "InnoDB", true, false, List.of());
     private static final TableMap MAP = new TableMap(7, "db", "t", new int[] {BinlogType.LONG, BinlogType.VARCHAR},
         new int[] {0, 40}, new int[] {0, 0}, new BitSet(), null, null, null);
 
@@ -51,6 +51,25 @@ class WriteSetsTest {
         long[] a = insert(new Object[] {1L, s("Café")});
         long[] b = insert(new Object[] {2L, s("cafe  ")});
         assertThat(a).containsAnyOf(b);
+    }
+
+    @Test
+    void aChildRowConflictsWithItsParentRowThroughTheForeignKey() {
+        ColumnInfo parentRef = new ColumnInfo("t_id", 1, "int", "int(11)", null, null, true, false);
+        TableSchema child = new TableSchema("db", "child", List.of(ID, parentRef), List.of(0),
+            List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false,
+            List.of(new TableSchema.ForeignKey("fk", List.of(1), "db", "t", List.of("id"))));
+        TableMap childMap = new TableMap(8, "db", "child", new int[] {BinlogType.LONG, BinlogType.LONG},
+            new int[] {0, 0}, new int[] {0, 0}, new BitSet(), null, null, null);
+        BitSet all = new BitSet();
+        all.set(0, 2);
+        long[] childInsert = WriteSets.of(List.of(new Change.Rows(childMap, RowsKind.INSERT, 0, all, all,
+            List.<Object[]>of(new Object[] {100L, 1L}), 10, null, null)), x -> child);
+        long[] parentDelete = insert(new Object[] {1L, s("x")});
+        long[] otherParent = insert(new Object[] {2L, s("y")});
+
+        assertThat(childInsert).containsAnyOf(parentDelete);
+        assertThat(childInsert).doesNotContain(otherParent);
     }
 
     @Test

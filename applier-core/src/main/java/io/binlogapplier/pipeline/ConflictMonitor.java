@@ -1,0 +1,167 @@
+package io.binlogapplier.pipeline;
+
+import io.binlogapplier.schedule.ConflictResolver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Watches the target's lock waits while several workers apply units ({@code applier-<name>-conflicts}).
+ * When an earlier unit waits for a lock a later unit holds, the later unit is preempted: told to
+ * roll back and retry after its predecessors commit, and its statement killed if it is itself stuck
+ * waiting. Without the PROCESS privilege the monitor cannot see lock waits; it then says so once
+ * and the workers fall back to lock-wait timeouts.
+ */
+final class ConflictMonitor implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ConflictMonitor.class);
+    private static final String MARIADB_WAITS = "SELECT r.trx_mysql_thread_id, b.trx_mysql_thread_id, l.lock_table"
+        + " FROM information_schema.INNODB_LOCK_WAITS w"
+        + " JOIN information_schema.INNODB_TRX r ON r.trx_id = w.requesting_trx_id"
+        + " JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id"
+        + " LEFT JOIN information_schema.INNODB_LOCKS l ON l.lock_id = w.requested_lock_id";
+    private static final String MYSQL_WAITS = "SELECT r.PROCESSLIST_ID, b.PROCESSLIST_ID,"
+        + " CONCAT('`', w.OBJECT_SCHEMA, '`.`', w.OBJECT_NAME, '`') FROM performance_schema.data_lock_waits w"
+        + " JOIN performance_schema.threads r ON r.THREAD_ID = w.REQUESTING_THREAD_ID"
+        + " JOIN performance_schema.threads b ON b.THREAD_ID = w.BLOCKING_THREAD_ID";
+    static final long POLL_MILLIS = 50;
+    static final long STUCK_NANOS = 500_000_000L;
+
+    private final Connection connection;
+    private final WorkerState[] workers;
+    private final CommitSequencer sequencer;
+    private final Thread thread;
+    private final String query;
+    private volatile boolean running = true;
+
+    ConflictMonitor(String name, Connection connection, WorkerState[] workers, CommitSequencer sequencer)
+        throws SQLException {
+        this.connection = connection;
+        this.workers = workers;
+        this.sequencer = sequencer;
+        this.query = connection.getMetaData().getDatabaseProductVersion().toLowerCase().contains("mariadb")
+            ? MARIADB_WAITS : MYSQL_WAITS;
+        this.thread = new Thread(this::run, "applier-" + name + "-conflicts");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                Thread.sleep(POLL_MILLIS);
+                if (!anyUnitInFlight()) {
+                    continue;
+                }
+                resolve(waits());
+                stuckStatements();
+            }
+        } catch (SQLException e) {
+            log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
+                + " only by innodb_lock_wait_timeout; GRANT PROCESS to the target user to detect them at once",
+                e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The server's lock views do not show every wait (MariaDB 10.11 was seen listing none while
+     * SHOW ENGINE INNODB STATUS showed an earlier unit waiting on a record a later unit's foreign-key
+     * cascade had locked). So: when an earlier unit has been inside one statement for longer than
+     * {@link #STUCK_NANOS}, every later unit in flight gives way; at worst a slow statement costs
+     * the later units a retry.
+     */
+    private void stuckStatements() throws SQLException {
+        long now = System.nanoTime();
+        for (WorkerState stuck : workers) {
+            long since = stuck.busySince;
+            long unit = stuck.unit;
+            if (since == 0 || unit == 0 || now - since < STUCK_NANOS) {
+                continue;
+            }
+            for (WorkerState later : workers) {
+                long laterUnit = later.unit;
+                if (laterUnit > unit && later.preempt(laterUnit, unit)) {
+                    log.info("unit {} has run one statement for {} ms while later unit {} is in flight: rolling"
+                        + " the later unit back to retry after its predecessors", unit, (now - since) / 1_000_000,
+                        laterUnit);
+                    long laterSince = later.busySince;
+                    if (laterSince != 0 && now - laterSince >= STUCK_NANOS) {
+                        try (Statement s = connection.createStatement()) {
+                            s.execute("KILL QUERY " + later.connectionId);
+                        }
+                    }
+                    sequencer.wakeAll();
+                }
+            }
+        }
+    }
+
+    private boolean anyUnitInFlight() {
+        int busy = 0;
+        for (WorkerState w : workers) {
+            if (w.unit != 0) {
+                busy++;
+            }
+        }
+        return busy > 1;
+    }
+
+    private List<ConflictResolver.Wait> waits() throws SQLException {
+        List<ConflictResolver.Wait> waits = new ArrayList<>();
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(query)) {
+            while (rs.next()) {
+                waits.add(new ConflictResolver.Wait(rs.getLong(1), rs.getLong(2), rs.getString(3)));
+            }
+        }
+        return waits;
+    }
+
+    private void resolve(List<ConflictResolver.Wait> waits) throws SQLException {
+        if (waits.isEmpty()) {
+            return;
+        }
+        Map<Long, Long> unitByConnection = new HashMap<>();
+        Map<Long, Integer> workerByConnection = new HashMap<>();
+        for (int i = 0; i < workers.length; i++) {
+            unitByConnection.put(workers[i].connectionId, workers[i].unit);
+            workerByConnection.put(workers[i].connectionId, i);
+        }
+        for (ConflictResolver.Victim v : ConflictResolver.victims(waits, unitByConnection, workerByConnection)) {
+            WorkerState w = workers[v.worker()];
+            if (!w.preempt(v.unit(), v.blockedUnit())) {
+                continue;
+            }
+            log.info("unit {} holds a lock on {} that earlier unit {} waits for: rolling it back to retry after its"
+                + " predecessors", v.unit(), v.table(), v.blockedUnit());
+            if (v.alsoWaiting()) {
+                try (Statement s = connection.createStatement()) {
+                    s.execute("KILL QUERY " + w.connectionId);
+                }
+            }
+            sequencer.wakeAll();
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        thread.interrupt();
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // closing
+        }
+    }
+}
