@@ -6,7 +6,8 @@
 # 2 and 1. Every contender's target must match the source afterwards (CHECKSUM TABLE of every table).
 # Prints one table and writes it as Markdown and CSV under bench-results/.
 #
-# Knobs (environment): WORKLOADS, TABLES, TABLE_SIZE, THREADS, LOAD_SECONDS, FLUSH, NATIVE, OURS, OUT.
+# Knobs (environment): WORKLOADS, TABLES, TABLE_SIZE, THREADS, LOAD_SECONDS, FLUSH, NATIVE, OURS, REPEAT,
+# BENCH_JAVA_OPTS, BENCH_APPLY_EXTRA (e.g. ", unit_max_transactions: 100"), OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -20,8 +21,10 @@ LOAD_SECONDS=${LOAD_SECONDS:-60}
 FLUSH=${FLUSH:-"2 1"}
 # native contenders: threads:mode (threads 0 = serial SQL thread)
 NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4:optimistic 8:optimistic 16:optimistic"}
-# binlog-applier contenders: mode:workers
-OURS=${OURS:-"conservative:1 conservative:4 conservative:8 conservative:16 optimistic:1 optimistic:4 optimistic:8 optimistic:16"}
+# binlog-applier contenders: mode:workers:method
+OURS=${OURS:-"conservative:1:binlog conservative:4:binlog conservative:8:binlog conservative:16:binlog optimistic:1:binlog optimistic:4:binlog optimistic:8:binlog optimistic:16:binlog conservative:1:sql optimistic:4:sql"}
+# every contender runs REPEAT times; the table shows the median
+REPEAT=${REPEAT:-1}
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-bench-results/$STAMP}
 TIMEOUT=${TIMEOUT:-1800}
@@ -33,6 +36,7 @@ WORK=$(mktemp -d /tmp/binlog-applier-bench.XXXXXX)
 trap 'stop_servers; rm -rf "$WORK"' EXIT
 
 now() { date +%s.%N; }
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 seconds_since() { echo "$(now) - $1" | bc; }
 
 verify() { # verify TARGET_PORT -> prints "ok" or "DIFFERENT"
@@ -67,15 +71,15 @@ run_native() { # run_native THREADS MODE -> seconds
   if [ "$r" = "-1" ] || [ "$r" = "NULL" ]; then echo "timeout"; else echo "$dt"; fi
 }
 
-run_ours() { # run_ours MODE WORKERS -> seconds
+run_ours() { # run_ours MODE WORKERS METHOD -> seconds
   cat >"$WORK/bench.yml" <<YAML
 name: bench
 source: {host: 127.0.0.1, port: $SRC, user: root, password: "", server_id: 4242, start: "$START_FILE:$START_POS"}
 target: {host: 127.0.0.1, port: $TGT, user: root, password: ""}
-apply: {mode: $1, workers: $2}
+apply: {mode: $1, workers: $2, method: $3 $BENCH_APPLY_EXTRA}
 YAML
   local t0; t0=$(now)
-  if ! timeout "$TIMEOUT" java -jar "$JAR" run --config "$WORK/bench.yml" --until current >"$WORK/ours.log" 2>&1; then
+  if ! timeout "$TIMEOUT" java $BENCH_JAVA_OPTS -jar "$JAR" run --config "$WORK/bench.yml" --until current >"$WORK/ours.log" 2>&1; then
     echo "failed"; tail -3 "$WORK/ours.log" >&2; return
   fi
   seconds_since "$t0"
@@ -103,9 +107,14 @@ for workload in $WORKLOADS; do
     declare -A secs=()
     best=""
     for c in $NATIVE; do
-      fresh_target "$flush"
-      s=$(run_native "${c%%:*}" "${c##*:}")
-      v=$(verify "$TGT")
+      runs=()
+      v=ok
+      for _ in $(seq 1 "$REPEAT"); do
+        fresh_target "$flush"
+        runs+=("$(run_native "${c%%:*}" "${c##*:}")")
+        [ "$(verify "$TGT")" = ok ] || v=DIFFERENT
+      done
+      s=$(median "${runs[@]}")
       name="native ${c##*:} ${c%%:*} threads"; [ "${c%%:*}" = 0 ] && name="native serial"
       secs[$name]=$s
       echo "   flush=$flush  $name: $s s ($v)"
@@ -115,10 +124,16 @@ for workload in $WORKLOADS; do
       fi
     done
     for c in $OURS; do
-      fresh_target "$flush"
-      s=$(run_ours "${c%%:*}" "${c##*:}")
-      v=$(verify "$TGT")
-      name="binlog-applier ${c%%:*} ${c##*:} workers"
+      IFS=: read -r mode workers method <<<"$c"
+      runs=()
+      v=ok
+      for _ in $(seq 1 "$REPEAT"); do
+        fresh_target "$flush"
+        runs+=("$(run_ours "$mode" "$workers" "$method")")
+        [ "$(verify "$TGT")" = ok ] || v=DIFFERENT
+      done
+      s=$(median "${runs[@]}")
+      name="binlog-applier $mode $workers workers $method"
       echo "   flush=$flush  $name: $s s ($v)"
       echo "$workload,$COMMITS,$flush,$name,$s,,,$v" >>"$CSV.tmp"
     done

@@ -3,7 +3,8 @@ package io.binlogapplier.server;
 import io.binlogapplier.harness.MariaDbServers;
 import io.binlogapplier.harness.TableComparison;
 import io.binlogapplier.harness.TestApplier;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
@@ -27,14 +28,19 @@ class CrashSafetyIT {
 
     private static final int KILLS = 6;
 
-    @Test
-    void sigkillAtRandomMomentsLosesNothingAndAppliesNothingTwice() throws Exception {
+    @ParameterizedTest(name = "{0} mode, {1} workers, apply.method {2}")
+    @CsvSource({"conservative, 1, sql", "optimistic, 4, binlog"})
+    void sigkillAtRandomMomentsLosesNothingAndAppliesNothingTwice(String mode, int workers, String method)
+        throws Exception {
+        SERVERS.target().execute("DROP DATABASE IF EXISTS crash", "DROP DATABASE IF EXISTS binlog_applier");
+        SERVERS.source().execute("DROP DATABASE IF EXISTS crash");
         String start = TestApplier.currentPosition(SERVERS.source());
         SERVERS.source().runScript(resource("/scenarios/crash-workload.sql"));
         long transactions = SERVERS.source().queryLong("SELECT COUNT(*) FROM crash.log")
             + SERVERS.source().queryLong("SELECT COUNT(*) FROM crash.nopk");
         assertThat(transactions).as("workload size").isGreaterThan(45_000);
-        Path cfg = Configs.forPair(SERVERS.servers(), "crash", start);
+        Path cfg = Configs.write(TestApplier.yaml(SERVERS.servers(), "crash", start, mode, workers,
+            "  method: " + method + "\n"));
         long seed = Long.getLong("crash.seed", System.nanoTime());
         Random random = new Random(seed);
         List<String> outputs = new ArrayList<>();
@@ -51,7 +57,8 @@ class CrashSafetyIT {
                 appliedWhenKilled.add(applied());
             }
         }
-        System.out.println("crash test seed " + seed + ": applied transactions at each SIGKILL " + appliedWhenKilled);
+        System.out.println("crash test " + mode + "/" + workers + "/" + method + " seed " + seed
+            + ": applied transactions at each SIGKILL " + appliedWhenKilled);
         CliRun.Result last = CliRun.run(600, "run", "--config", cfg.toString(), "--until", "current");
         outputs.add(last.output());
 
