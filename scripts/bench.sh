@@ -25,6 +25,8 @@ NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4
 OURS=${OURS:-"conservative:1:binlog conservative:4:binlog conservative:8:binlog conservative:16:binlog optimistic:1:binlog optimistic:4:binlog optimistic:8:binlog optimistic:16:binlog conservative:1:sql optimistic:4:sql"}
 # every contender runs REPEAT times; the table shows the median
 REPEAT=${REPEAT:-1}
+BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-}
+BENCH_APPLY_EXTRA=${BENCH_APPLY_EXTRA:-}
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-bench-results/$STAMP}
 TIMEOUT=${TIMEOUT:-1800}
