@@ -32,12 +32,21 @@ import java.util.Map;
 final class BinlogStatements {
     /** ER_UNKNOWN_ERROR: how MariaDB reports a row event it could not apply from a BINLOG statement. */
     static final int UNKNOWN_ERROR = 1105;
+    /** Rows event flags the target reads when a statement starts: no foreign-key checks, relaxed unique checks. */
+    private static final int STATEMENT_FLAGS = io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_NO_FOREIGN_KEY_CHECKS
+        | io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_RELAXED_UNIQUE_CHECKS;
+    /** Where the flags sit in a rows event body: after the 6-byte table id. */
+    private static final int FLAGS_OFFSET = 6;
 
     private final Connection connection;
     private final long maxEventBytes;
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(1 << 16);
+    /** Rows of the source statement being received. */
     private final List<Change.Rows> statement = new ArrayList<>();
     private long statementBytes;
+    /** Complete source statements waiting for {@link #flush}. */
+    private final List<Change.Rows> buffered = new ArrayList<>();
+    private long bufferedBytes;
     private byte[] sentFormat;
     private byte[] bufferFormat;
     private boolean checksums;
@@ -81,11 +90,12 @@ final class BinlogStatements {
             flush();
             return done;
         }
-        if (buffer.size() + bytes > maxEventBytes) {
+        if (bufferedBytes + bytes > maxEventBytes) {
             flush();
             firstWhere = where;
         }
-        encodeStatement(done);
+        buffered.addAll(done);
+        bufferedBytes += bytes;
         return List.of();
     }
 
@@ -94,17 +104,65 @@ final class BinlogStatements {
         return !statement.isEmpty();
     }
 
-    private void encodeStatement(List<Change.Rows> rows) {
-        Map<Long, TableMap> maps = new LinkedHashMap<>();
-        for (Change.Rows r : rows) {
-            maps.putIfAbsent(r.table().tableId(), r.table());
+    /**
+     * Encodes the buffered source statements, merged: the target opens and locks the tables of a
+     * BINLOG statement's row events once per statement (STMT_END_F), which costs more than
+     * applying a sysbench statement's row. Consecutive source statements therefore become one
+     * target statement — all their table maps first, then their rows events with STMT_END_F
+     * only on the last — as long as they share the flags the target reads at a statement's start
+     * (foreign-key and unique checks) and no table id stands for two different tables.
+     */
+    private void encodeBuffered() {
+        int n = buffered.size();
+        int start = 0;
+        while (start < n) {
+            int flags = buffered.get(start).flags() & STATEMENT_FLAGS;
+            Map<Long, TableMap> maps = new LinkedHashMap<>();
+            int end = start; // exclusive end of the merged statement
+            int stmtStart = start;
+            for (int i = start; i < n; i++) {
+                Change.Rows r = buffered.get(i);
+                if (i == stmtStart && i > start && ((r.flags() & STATEMENT_FLAGS) != flags || clashes(maps, i))) {
+                    break;
+                }
+                maps.putIfAbsent(r.table().tableId(), r.table());
+                if (r.statementEnd() || i == n - 1) {
+                    end = i + 1;
+                    stmtStart = i + 1;
+                }
+            }
+            Change.Rows first = buffered.get(start);
+            for (TableMap m : maps.values()) {
+                write(EventEncoder.event(tableMapHeader(first, m), m.body(), checksums));
+            }
+            for (int i = start; i < end; i++) {
+                Change.Rows r = buffered.get(i);
+                byte[] body = r.body();
+                if (r.statementEnd() && i < end - 1) {
+                    body = body.clone();
+                    body[FLAGS_OFFSET] &= (byte) ~io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END;
+                }
+                write(EventEncoder.event(r.header(), body, checksums));
+            }
+            start = end;
         }
-        for (TableMap m : maps.values()) {
-            write(EventEncoder.event(tableMapHeader(rows.get(0), m), m.body(), checksums));
+        buffered.clear();
+        bufferedBytes = 0;
+    }
+
+    /** True when the source statement starting at {@code from} maps a table id already mapped to another table. */
+    private boolean clashes(Map<Long, TableMap> maps, int from) {
+        for (int i = from; i < buffered.size(); i++) {
+            Change.Rows r = buffered.get(i);
+            TableMap known = maps.get(r.table().tableId());
+            if (known != null && known != r.table() && !java.util.Arrays.equals(known.body(), r.table().body())) {
+                return true;
+            }
+            if (r.statementEnd()) {
+                return false;
+            }
         }
-        for (Change.Rows r : rows) {
-            write(EventEncoder.event(r.header(), r.body(), checksums));
-        }
+        return false;
     }
 
     /** Table maps travel without their own header; one modelled on the rows event's serves. */
@@ -121,12 +179,13 @@ final class BinlogStatements {
     void flush() throws SQLException {
         if (!statement.isEmpty()) {
             // A unit ends inside a source statement only if the source left STMT_END_F off; send it anyway.
-            encodeStatement(new ArrayList<>(statement));
+            buffered.addAll(statement);
             statement.clear();
             statementBytes = 0;
         }
+        encodeBuffered();
         if (buffer.size() == 0) {
-            bufferFormat = statement.isEmpty() ? null : bufferFormat;
+            bufferFormat = null;
             return;
         }
         try {
@@ -143,9 +202,7 @@ final class BinlogStatements {
             throw fatal(e);
         } finally {
             buffer.reset();
-            if (statement.isEmpty()) {
-                bufferFormat = null;
-            }
+            bufferFormat = null;
         }
         firstWhere = null;
     }
@@ -178,6 +235,8 @@ final class BinlogStatements {
     /** Forget buffered rows (the unit is rolled back, e.g. to retry it). */
     void discard() {
         buffer.reset();
+        buffered.clear();
+        bufferedBytes = 0;
         statement.clear();
         statementBytes = 0;
         bufferFormat = null;
