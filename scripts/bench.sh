@@ -21,7 +21,7 @@ LOAD_SECONDS=${LOAD_SECONDS:-60}
 FLUSH=${FLUSH:-"2 1"}
 # native contenders: threads:mode (threads 0 = serial SQL thread)
 NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4:optimistic 8:optimistic 16:optimistic"}
-# binlog-applier contenders: mode:workers:method
+# binlog-applier contenders: mode:workers:method[:java options, comma-separated] (added to BENCH_JAVA_OPTS)
 OURS=${OURS:-"conservative:1:binlog conservative:4:binlog conservative:8:binlog conservative:16:binlog optimistic:1:binlog optimistic:4:binlog optimistic:8:binlog optimistic:16:binlog conservative:1:sql optimistic:4:sql"}
 # every contender runs REPEAT times; the table shows the median
 REPEAT=${REPEAT:-1}
@@ -73,7 +73,7 @@ run_native() { # run_native THREADS MODE -> seconds
   if [ "$r" = "-1" ] || [ "$r" = "NULL" ]; then echo "timeout"; else echo "$dt"; fi
 }
 
-run_ours() { # run_ours MODE WORKERS METHOD -> seconds
+run_ours() { # run_ours MODE WORKERS METHOD [JAVA_OPTS] -> seconds
   cat >"$WORK/bench.yml" <<YAML
 name: bench
 source: {host: 127.0.0.1, port: $SRC, user: root, password: "", server_id: 4242, start: "$START_FILE:$START_POS"}
@@ -81,7 +81,7 @@ target: {host: 127.0.0.1, port: $TGT, user: root, password: ""}
 apply: {mode: $1, workers: $2, method: $3 $BENCH_APPLY_EXTRA}
 YAML
   local t0; t0=$(now)
-  if ! timeout "$TIMEOUT" java $BENCH_JAVA_OPTS -jar "$JAR" run --config "$WORK/bench.yml" --until current >"$WORK/ours.log" 2>&1; then
+  if ! timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${4:-} -jar "$JAR" run --config "$WORK/bench.yml" --until current >"$WORK/ours.log" 2>&1; then
     echo "failed"; tail -3 "$WORK/ours.log" >&2; return
   fi
   seconds_since "$t0"
@@ -126,16 +126,17 @@ for workload in $WORKLOADS; do
       fi
     done
     for c in $OURS; do
-      IFS=: read -r mode workers method <<<"$c"
+      IFS=: read -r mode workers method jopts <<<"$c"
+      jopts=${jopts//,/ }
       runs=()
       v=ok
       for _ in $(seq 1 "$REPEAT"); do
         fresh_target "$flush"
-        runs+=("$(run_ours "$mode" "$workers" "$method")")
+        runs+=("$(run_ours "$mode" "$workers" "$method" "$jopts")")
         [ "$(verify "$TGT")" = ok ] || v=DIFFERENT
       done
       s=$(median "${runs[@]}")
-      name="binlog-applier $mode $workers workers $method"
+      name="binlog-applier $mode $workers workers $method${jopts:+ ($jopts)}"
       echo "   flush=$flush  $name: $s s ($v)"
       echo "$workload,$COMMITS,$flush,$name,$s,,,$v" >>"$CSV.tmp"
     done

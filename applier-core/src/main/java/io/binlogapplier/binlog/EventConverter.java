@@ -54,6 +54,8 @@ public final class EventConverter {
     private static final int MAX_TABLE_MAPS = 100_000;
 
     private final Map<Long, TableMap> tableMaps = new HashMap<>();
+    /** The body each table map was decoded from, to recognise a repeated one. */
+    private final Map<Long, byte[]> tableMapBodies = new HashMap<>();
     private final boolean keepBodies;
 
     public EventConverter() {
@@ -68,6 +70,7 @@ public final class EventConverter {
     /** Forget table maps: table ids are only valid within one binlog file. */
     public void reset() {
         tableMaps.clear();
+        tableMapBodies.clear();
     }
 
     public BinlogEvent convert(EventHeader h, byte[] body) {
@@ -81,14 +84,22 @@ public final class EventConverter {
             case XID:
                 return EventBodyParser.xid(h, body);
             case TABLE_MAP: {
+                // Every statement repeats its table maps: an unchanged one is the object decoded before.
+                long tableId = body.length >= 6 ? new ByteReader(body).uLE(6) : -1;
+                TableMap known = tableMaps.get(tableId);
+                if (known != null && java.util.Arrays.equals(tableMapBodies.get(tableId), body)) {
+                    return new BinlogEvent.TableMapped(h, known);
+                }
                 TableMap map = EventBodyParser.tableMap(body);
                 if (!keepBodies) {
                     map = withoutBody(map);
                 }
                 if (tableMaps.size() >= MAX_TABLE_MAPS) {
                     tableMaps.clear();
+                    tableMapBodies.clear();
                 }
                 tableMaps.put(map.tableId(), map);
+                tableMapBodies.put(map.tableId(), body);
                 return new BinlogEvent.TableMapped(h, map);
             }
             case WRITE_ROWS_V1:

@@ -89,4 +89,22 @@ class TableMapEventTest {
         assertThat(m.columnNames()).isNull();
         assertThat(m.unsigned()).isNull();
     }
+
+    @Test
+    void aRepeatedTableMapIsTheObjectDecodedBeforeAndAChangedOneIsDecodedAgain() {
+        EventConverter c = new EventConverter(true);
+        byte[] event = HexFixtures.load("mysql80_table_map_people");
+        TableMap first = ((BinlogEvent.TableMapped) c.convert(event)).map();
+
+        TableMap again = ((BinlogEvent.TableMapped) c.convert(event.clone())).map();
+        byte[] renamed = event.clone();
+        int nameAt = 19 + 8 + 1; // header, table id and flags, schema length
+        renamed[nameAt] = (byte) (renamed[nameAt] ^ 0x20); // flip the case of the schema's first letter
+        TableMap changed = ((BinlogEvent.TableMapped) c.convert(renamed)).map();
+
+        assertThat(again).isSameAs(first);
+        assertThat(changed).isNotSameAs(first);
+        assertThat(changed.schema()).isNotEqualTo(first.schema()).isEqualToIgnoringCase(first.schema());
+        assertThat(changed.tableId()).isEqualTo(first.tableId());
+    }
 }
