@@ -82,7 +82,9 @@ apply: {mode: $1, workers: $2, method: $3 $BENCH_APPLY_EXTRA}
 YAML
   local t0; t0=$(now)
   if ! timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${4:-} -jar "$JAR" run --config "$WORK/bench.yml" --until current >"$WORK/ours.log" 2>&1; then
-    echo "failed"; tail -3 "$WORK/ours.log" >&2; return
+    RUN_NO=$(date +%s%N); cp "$WORK/ours.log" "$OUT/failed-$RUN_NO.log"
+    echo "failed"; grep -v '^\s*at \|^\s*\.\.\. [0-9]* more' "$WORK/ours.log" | tail -3 >&2
+    echo "   (log: $OUT/failed-$RUN_NO.log)" >&2; return
   fi
   seconds_since "$t0"
 }
@@ -133,7 +135,9 @@ for workload in $WORKLOADS; do
       for _ in $(seq 1 "$REPEAT"); do
         fresh_target "$flush"
         runs+=("$(run_ours "$mode" "$workers" "$method" "$jopts")")
-        [ "$(verify "$TGT")" = ok ] || v=DIFFERENT
+        if [ "$(verify "$TGT")" != ok ]; then
+          v=DIFFERENT; cp "$WORK/ours.log" "$OUT/different-$(date +%s%N).log"
+        fi
       done
       s=$(median "${runs[@]}")
       name="binlog-applier $mode $workers workers $method${jopts:+ ($jopts)}"

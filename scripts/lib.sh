@@ -3,10 +3,12 @@
 
 mariadbd_bin() { command -v mariadbd 2>/dev/null || echo /usr/sbin/mariadbd; }
 
+# A port below the kernel's ephemeral range (32768 and up on Linux): a port in that range can be
+# taken at any moment as the local end of some outgoing connection, and mariadbd's bind then fails.
 free_port() {
   local p
   while true; do
-    p=$(( 20000 + RANDOM % 40000 ))
+    p=$(( 10000 + RANDOM % 22000 ))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
       echo "$p"
       return

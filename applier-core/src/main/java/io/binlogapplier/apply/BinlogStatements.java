@@ -93,6 +93,7 @@ final class BinlogStatements {
         if (bufferedBytes + bytes > maxEventBytes) {
             flush();
             firstWhere = where;
+            bufferFormat = format.raw(); // flush() forgot it
         }
         buffered.addAll(done);
         bufferedBytes += bytes;

@@ -53,6 +53,25 @@ public final class MariaDb implements AutoCloseable {
 
     /** Starts a server; {@code options} are extra mariadbd options such as {@code --log-bin=mysql-bin}. */
     public static MariaDb start(String role, int serverId, List<String> options) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return startOnce(role, serverId, options);
+            } catch (PortTaken e) {
+                if (attempt == 5) {
+                    throw new IllegalStateException(role + " mariadbd: every port tried was taken", e);
+                }
+            }
+        }
+    }
+
+    /** mariadbd could not bind its port: another process took it between our check and its start. */
+    private static final class PortTaken extends RuntimeException {
+        PortTaken(String message) {
+            super(message);
+        }
+    }
+
+    private static MariaDb startOnce(String role, int serverId, List<String> options) {
         try {
             Path dir = Files.createTempDirectory("binlog-applier-" + role + "-");
             Path data = dir.resolve("data");
@@ -88,7 +107,12 @@ public final class MariaDb implements AutoCloseable {
         SQLException last = null;
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException(role + " mariadbd exited at start: " + errorLog());
+                String log = errorLog();
+                if (log.contains("Address already in use")) {
+                    close();
+                    throw new PortTaken(role + " mariadbd could not bind port " + port);
+                }
+                throw new IllegalStateException(role + " mariadbd exited at start: " + log);
             }
             try (Connection c = connect()) {
                 return;
@@ -260,11 +284,22 @@ public final class MariaDb implements AutoCloseable {
         }
     }
 
+    /**
+     * A port below the kernel's ephemeral range (32768 and up on Linux), where the port of a server
+     * that has not bound yet cannot be taken as the local end of some outgoing connection.
+     */
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int i = 0; i < 1000; i++) {
+            int port = 10_000 + random.nextInt(22_000);
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
         }
+        throw new IOException("no free port found between 10000 and 32000");
     }
 
     private static void copyTree(Path from, Path to) throws IOException {

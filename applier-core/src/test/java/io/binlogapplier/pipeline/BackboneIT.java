@@ -87,6 +87,37 @@ class BackboneIT {
         assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".c")).isEqualTo(2);
     }
 
+    /**
+     * With the target's max_allowed_packet at 1 MB a BINLOG statement carries at most 512 KB of
+     * events, so units of several 200 KB transactions travel in more than one.
+     */
+    @ParameterizedTest(name = "apply.method {0}")
+    @ValueSource(strings = {"sql", "binlog"})
+    void aUnitLargerThanOneBinlogStatementArrivesWhole(String method) {
+        String db = "big_" + method;
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE " + db,
+            "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(1000)) ENGINE=InnoDB");
+        String[] inserts = new String[40];
+        for (int s = 0; s < inserts.length; s++) {
+            inserts[s] = "INSERT INTO " + db + ".t SELECT seq + " + (s * 200) + ", REPEAT(CHAR(65 + " + (s % 26)
+                + "), 1000) FROM " + db + ".seq_1_to_200";
+        }
+        SERVERS.source().execute(inserts);
+        long packet = SERVERS.target().queryLong("SELECT @@GLOBAL.max_allowed_packet");
+        SERVERS.target().execute("SET GLOBAL max_allowed_packet = 1048576");
+        Applier.Outcome outcome;
+        try {
+            outcome = TestApplier.runUntilCurrent(config("big_" + method, start, method));
+        } finally {
+            SERVERS.target().execute("SET GLOBAL max_allowed_packet = " + packet);
+        }
+
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".t")).isEqualTo(8_000);
+        assertThat(outcome.transactions()).isEqualTo(42);
+    }
+
     private static ApplierConfig config(String name, String start, String method) {
         return new io.binlogapplier.config.ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), name, start,
             "conservative", 1, "  method: " + method + "\n"), "test", name);
