@@ -190,14 +190,20 @@ public final class StatementFilter implements TransactionAssembler.Sink {
                 replaced.add(r.qualifier());
             }
         }
+        boolean[] schemas = StatementNames.certainSchemas(tokens);
         for (int i = 0; i + 1 < tokens.size(); i++) {
             Token t = tokens.get(i);
             if (t.identifier() && tokens.get(i + 1).punct('.') && (i == 0 || !tokens.get(i - 1).punct('.'))
                 && !rewritten.contains(t) && !(t.type() == SqlTokens.Type.WORD && t.text().chars().allMatch(
                     Character::isDigit)) && filter.renamed(t.text())) {
-                throw unfilterable(where, s, "qualifies a name with schema " + Sql.quote(t.text()) + ", which"
-                    + " filter.rename maps to " + Sql.quote(filter.target(t.text())) + ", where binlog-applier cannot"
-                    + " tell it is a schema (the native replica's replicate-rewrite-db would not rename it either)");
+                if (!schemas[i]) {
+                    throw unfilterable(where, s, "qualifies a name with " + Sql.quote(t.text()) + ", which"
+                        + " filter.rename maps to " + Sql.quote(filter.target(t.text())) + ", where binlog-applier"
+                        + " cannot tell a schema from a table (the native replica's replicate-rewrite-db would not"
+                        + " rename it either)");
+                }
+                rewritten.add(t);
+                replaced.add(t);
             }
         }
         String newDb = db != null && filter.renamed(db) ? filter.target(db) : s.database();

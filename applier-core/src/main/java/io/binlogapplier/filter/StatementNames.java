@@ -123,7 +123,6 @@ final class StatementNames {
                 }
                 acceptWord("INTO");
                 name(Kind.TABLE);
-                references();
                 return done();
             case "UPDATE": {
                 while (acceptWord("LOW_PRIORITY") || acceptWord("IGNORE")) {
@@ -135,7 +134,6 @@ final class StatementNames {
                     next(); // alias
                 }
                 requireWord("SET");
-                references();
                 return done();
             }
             case "DELETE": {
@@ -149,7 +147,6 @@ final class StatementNames {
                     && SINGLE_TABLE_DELETE_END.contains(after.text().toUpperCase(java.util.Locale.ROOT)))) {
                     throw new NotUnderstood(); // multi-table DELETE
                 }
-                references();
                 return done();
             }
             default:
@@ -166,7 +163,6 @@ final class StatementNames {
                 if (acceptWord("LIKE") || acceptPunct('(') && acceptWord("LIKE")) {
                     name(Kind.REFERENCE);
                 }
-                references();
             }
             case "DATABASE", "SCHEMA" -> {
                 skipIfExists();
@@ -317,23 +313,43 @@ final class StatementNames {
     }
 
     /**
-     * Names after REFERENCES, and after FROM and JOIN outside parentheses, in the rest of a statement
-     * are table names. (Inside parentheses FROM also appears in EXTRACT(… FROM col), TRIM and
-     * SUBSTRING, where a qualified name is a column: those are left to the caller's check.)
+     * Marks the tokens that begin a dotted name ({@code a.b}, {@code a.b.c}) and certainly name a
+     * schema wherever the statement has them: the first of three parts ({@code schema.table.column});
+     * a qualified call or column list ({@code schema.name(}); a name right after INTO, TABLE, JOIN,
+     * REFERENCES, UPDATE (not {@code KEY UPDATE}), or FROM where FROM starts a table list (outside
+     * parentheses or inside a parenthesised SELECT; in {@code EXTRACT(YEAR FROM t.c)} or
+     * {@code TRIM(… FROM t.c)} it is a column). Other dotted names may be {@code table.column}.
      */
-    private void references() {
-        int depth = 0;
-        while (peek() != null) {
-            Token t = next();
+    static boolean[] certainSchemas(List<Token> tokens) {
+        boolean[] out = new boolean[tokens.size()];
+        java.util.ArrayDeque<Boolean> selectParens = new java.util.ArrayDeque<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
             if (t.punct('(')) {
-                depth++;
-            } else if (t.punct(')')) {
-                depth--;
-            } else if ((t.word("REFERENCES") || depth == 0 && (t.word("FROM") || t.word("JOIN")))
-                && peek() != null && peek().identifier()) {
-                name(Kind.REFERENCE);
+                Token after = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
+                selectParens.push(after != null && (after.word("SELECT") || after.word("WITH")));
+                continue;
             }
+            if (t.punct(')')) {
+                selectParens.poll();
+                continue;
+            }
+            if (!t.identifier() || i + 2 >= tokens.size() || !tokens.get(i + 1).punct('.')
+                || i > 0 && tokens.get(i - 1).punct('.')) {
+                continue;
+            }
+            Token second = tokens.get(i + 2);
+            Token third = i + 3 < tokens.size() ? tokens.get(i + 3) : null;
+            Token before = i > 0 ? tokens.get(i - 1) : null;
+            boolean threeParts = second.identifier() && third != null && third.punct('.');
+            boolean call = second.identifier() && third != null && third.punct('(');
+            boolean tablePosition = before != null && (before.word("INTO") || before.word("TABLE")
+                || before.word("JOIN") || before.word("REFERENCES")
+                || before.word("UPDATE") && !(i > 1 && tokens.get(i - 2).word("KEY"))
+                || before.word("FROM") && (selectParens.isEmpty() || selectParens.peek()));
+            out[i] = threeParts || call || tablePosition && second.identifier();
         }
+        return out;
     }
 
     /** The keyword naming the kind of object after CREATE/ALTER/DROP, past OR REPLACE, DEFINER=… and the like. */
