@@ -7,10 +7,8 @@ import io.binlogapplier.filter.SqlTokens.Token;
 import io.binlogapplier.filter.StatementNames.Kind;
 import io.binlogapplier.filter.StatementNames.Parsed;
 import io.binlogapplier.filter.StatementNames.Ref;
-import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.transaction.Change;
 import io.binlogapplier.transaction.Transaction;
-import io.binlogapplier.transaction.TransactionAssembler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,16 +22,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 /**
- * The filter's statement stage, between transaction assembly and the ring: decides for every
+ * The filter's statement stage, applied by the transaction assembler to every part it passes on: decides for every
  * statement (DDL, statement-format DML) whether it is applied, and renames its schemas (README
  * "Filters"). A skipped statement leaves its transaction, which still advances the position; a
  * transaction whose DDL was skipped is no longer a barrier. A statement the filter cannot decide
  * or rename safely stops the applier ({@link ExitCode#SOURCE_STATEMENT_UNFILTERABLE}) before
  * anything of it is applied. Not thread-safe: the reader thread's.
  */
-public final class StatementFilter implements TransactionAssembler.Sink {
+public final class StatementFilter implements UnaryOperator<Transaction> {
     private static final Logger log = LoggerFactory.getLogger(StatementFilter.class);
     /** sql_mode bits (sql_class.h MODE_ANSI_QUOTES, MODE_NO_BACKSLASH_ESCAPES), the same in MySQL and MariaDB. */
     static final long MODE_ANSI_QUOTES = 1L << 2;
@@ -43,22 +42,20 @@ public final class StatementFilter implements TransactionAssembler.Sink {
 
     private final ReplicationFilter filter;
     private final IntFunction<String> charsetOf;
-    private final TransactionAssembler.Sink next;
 
     /**
      * @param charsetOf the MySQL character set of a collation id (the statement's character_set_client), or null
      */
-    public StatementFilter(ReplicationFilter filter, IntFunction<String> charsetOf, TransactionAssembler.Sink next) {
+    public StatementFilter(ReplicationFilter filter, IntFunction<String> charsetOf) {
         this.filter = filter;
         this.charsetOf = charsetOf;
-        this.next = next;
     }
 
+    /** The part with its statements filtered; the part itself when nothing changes. */
     @Override
-    public void transaction(Transaction part) throws InterruptedException {
+    public Transaction apply(Transaction part) {
         if (!part.hasStatements()) {
-            next.transaction(part);
-            return;
+            return part;
         }
         List<Change> kept = new ArrayList<>(part.changes().size());
         long bytes = part.sizeBytes();
@@ -82,21 +79,10 @@ public final class StatementFilter implements TransactionAssembler.Sink {
             }
         }
         if (!changed) {
-            next.transaction(part);
-            return;
+            return part;
         }
-        next.transaction(new Transaction(part.head(), part.part(), List.copyOf(kept), bytes, part.end(),
-            implicitCommit, statements));
-    }
-
-    @Override
-    public void heartbeat(BinlogCoordinates position, long timestampSeconds) throws InterruptedException {
-        next.heartbeat(position, timestampSeconds);
-    }
-
-    @Override
-    public void passed(BinlogCoordinates position) throws InterruptedException {
-        next.passed(position);
+        return new Transaction(part.head(), part.part(), List.copyOf(kept), bytes, part.end(), implicitCommit,
+            statements);
     }
 
     /** The statement as it is to be applied, or null when the filter skips it. */

@@ -143,7 +143,7 @@ public final class Pipeline {
         // statements decided and renamed after it (README "Filters")
         ReplicationFilter rules = new ReplicationFilter(config.filter(), config.target().stateSchema());
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
-            new StatementFilter(rules, charsets::charsetOf, pub));
+            pub, new StatementFilter(rules, charsets::charsetOf));
         RowEventFilter rowFilter = new RowEventFilter(rules, assembler::accept);
         // Raw row events are kept whatever the method: tables with triggers on the target are applied
         // with BINLOG statements even under apply.method sql.

@@ -175,4 +175,15 @@ class FilterConfigTest {
         assertThat(e.problems()).containsExactly("filter.rename.a: the target 'st' is target.state_schema, which holds"
             + " the applier's position; choose another name");
     }
+
+    @Test
+    void theExampleFileLoadsWithTheFilterDefaults() throws java.io.IOException {
+        java.nio.file.Path example = java.nio.file.Path.of("..", "config", "example.yml");
+        String yaml = java.nio.file.Files.readString(example);
+
+        ApplierConfig c = new ConfigLoader(Map.<String, String>of()::get).parse(yaml, example.toString(), "example");
+
+        assertThat(yaml).contains("filter:", "include:", "exclude:", "rename:");
+        assertThat(c.filter()).isEqualTo(FilterConfig.NONE);
+    }
 }
