@@ -132,4 +132,10 @@ public final class ReplicationFilter {
         }
         return schema;
     }
+
+    @Override
+    public String toString() {
+        return "filter: include " + (include.isEmpty() ? "every table" : include) + ", exclude " + exclude
+            + ", rename " + rename + " (source schema " + stateSchema + " is never applied)";
+    }
 }

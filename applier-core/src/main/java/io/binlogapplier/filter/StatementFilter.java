@@ -176,7 +176,7 @@ public final class StatementFilter implements UnaryOperator<Transaction> {
                 replaced.add(r.qualifier());
             }
         }
-        boolean[] schemas = StatementNames.certainSchemas(tokens);
+        boolean[] schemas = SchemaPositions.certainSchemas(tokens);
         for (int i = 0; i + 1 < tokens.size(); i++) {
             Token t = tokens.get(i);
             if (t.identifier() && tokens.get(i + 1).punct('.') && (i == 0 || !tokens.get(i - 1).punct('.'))

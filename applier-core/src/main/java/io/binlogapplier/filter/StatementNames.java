@@ -15,7 +15,7 @@ import java.util.Set;
  * statements, and single-table statement-format {@code INSERT/REPLACE/UPDATE/DELETE}. Anything
  * else is {@link Parsed#understood() not understood}. Pure.
  */
-final class StatementNames {
+final class StatementNames extends TokenCursor {
 
     /** What a name in a statement decides. */
     enum Kind {
@@ -52,12 +52,10 @@ final class StatementNames {
     private static final Set<String> SINGLE_TABLE_DELETE_END = Set.of("WHERE", "ORDER", "LIMIT", "RETURNING",
         "PARTITION");
 
-    private final List<Token> tokens;
     private final List<Ref> refs = new ArrayList<>();
-    private int at;
 
     private StatementNames(List<Token> tokens) {
-        this.tokens = tokens;
+        super(tokens);
     }
 
     static Parsed parse(List<Token> tokens) {
@@ -312,46 +310,6 @@ final class StatementNames {
         refs.add(new Ref(Kind.REFERENCE, a.text(), b == null ? null : b.text(), a));
     }
 
-    /**
-     * Marks the tokens that begin a dotted name ({@code a.b}, {@code a.b.c}) and certainly name a
-     * schema wherever the statement has them: the first of three parts ({@code schema.table.column});
-     * a qualified call or column list ({@code schema.name(}); a name right after INTO, TABLE, JOIN,
-     * REFERENCES, UPDATE (not {@code KEY UPDATE}), or FROM where FROM starts a table list (outside
-     * parentheses or inside a parenthesised SELECT; in {@code EXTRACT(YEAR FROM t.c)} or
-     * {@code TRIM(… FROM t.c)} it is a column). Other dotted names may be {@code table.column}.
-     */
-    static boolean[] certainSchemas(List<Token> tokens) {
-        boolean[] out = new boolean[tokens.size()];
-        java.util.ArrayDeque<Boolean> selectParens = new java.util.ArrayDeque<>();
-        for (int i = 0; i < tokens.size(); i++) {
-            Token t = tokens.get(i);
-            if (t.punct('(')) {
-                Token after = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
-                selectParens.push(after != null && (after.word("SELECT") || after.word("WITH")));
-                continue;
-            }
-            if (t.punct(')')) {
-                selectParens.poll();
-                continue;
-            }
-            if (!t.identifier() || i + 2 >= tokens.size() || !tokens.get(i + 1).punct('.')
-                || i > 0 && tokens.get(i - 1).punct('.')) {
-                continue;
-            }
-            Token second = tokens.get(i + 2);
-            Token third = i + 3 < tokens.size() ? tokens.get(i + 3) : null;
-            Token before = i > 0 ? tokens.get(i - 1) : null;
-            boolean threeParts = second.identifier() && third != null && third.punct('.');
-            boolean call = second.identifier() && third != null && third.punct('(');
-            boolean tablePosition = before != null && (before.word("INTO") || before.word("TABLE")
-                || before.word("JOIN") || before.word("REFERENCES")
-                || before.word("UPDATE") && !(i > 1 && tokens.get(i - 2).word("KEY"))
-                || before.word("FROM") && (selectParens.isEmpty() || selectParens.peek()));
-            out[i] = threeParts || call || tablePosition && second.identifier();
-        }
-        return out;
-    }
-
     /** The keyword naming the kind of object after CREATE/ALTER/DROP, past OR REPLACE, DEFINER=… and the like. */
     private String objectKeyword() {
         while (true) {
@@ -416,53 +374,5 @@ final class StatementNames {
 
     private Parsed done() {
         return new Parsed(List.copyOf(refs), false, true);
-    }
-
-    private Token peek() {
-        return at < tokens.size() ? tokens.get(at) : null;
-    }
-
-    private Token next() {
-        return at < tokens.size() ? tokens.get(at++) : null;
-    }
-
-    private boolean peekWord(String w) {
-        Token t = peek();
-        return t != null && t.word(w);
-    }
-
-    private boolean acceptWord(String w) {
-        if (peekWord(w)) {
-            at++;
-            return true;
-        }
-        return false;
-    }
-
-    private boolean acceptPunct(char c) {
-        Token t = peek();
-        if (t != null && t.punct(c)) {
-            at++;
-            return true;
-        }
-        return false;
-    }
-
-    private void requireWord(String... words) {
-        for (String w : words) {
-            if (acceptWord(w)) {
-                return;
-            }
-        }
-        throw new NotUnderstood();
-    }
-
-    /** The statement is not of a form this class knows. */
-    private static final class NotUnderstood extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        NotUnderstood() {
-            super(null, null, false, false);
-        }
     }
 }

@@ -142,6 +142,9 @@ public final class Pipeline {
         // filter: rows of left-out tables dropped and renamed schemas rewritten before assembly,
         // statements decided and renamed after it (README "Filters")
         ReplicationFilter rules = new ReplicationFilter(config.filter(), config.target().stateSchema());
+        if (!config.filter().equals(io.binlogapplier.config.FilterConfig.NONE)) {
+            log.info("{}", rules);
+        }
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
             pub, new StatementFilter(rules, charsets::charsetOf));
         RowEventFilter rowFilter = new RowEventFilter(rules, assembler::accept);
