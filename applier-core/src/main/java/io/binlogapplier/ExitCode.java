@@ -19,6 +19,7 @@ public enum ExitCode {
     SOURCE_UNSUPPORTED(14, false, "the source sent something binlog-applier cannot apply"),
     SOURCE_PRIVILEGE(15, false, "the source user lacks a privilege"),
     SOURCE_SERVER_ID_IN_USE(16, false, "another replica of the source uses the same server_id"),
+    SOURCE_STATEMENT_UNFILTERABLE(17, false, "a source statement the filter cannot split or rename"),
     TARGET_UNREACHABLE(20, true, "target server unreachable"),
     TARGET_ACCESS_DENIED(21, false, "target server refused the user or password"),
     TARGET_SCHEMA_MISMATCH(22, false, "a target table is missing or differs from the source"),

@@ -35,6 +35,43 @@ public final class EventEncoder {
         return out;
     }
 
+    /**
+     * A TABLE_MAP body (no header, no checksum) naming another schema: table id (6 bytes), flags
+     * (2), schema name length (1), the name, a NUL, then table name, columns and metadata as they
+     * were. The target then applies the rows of that table map in {@code schema}.
+     *
+     * @param schema at most 255 bytes in UTF-8 (schema names in the binlog are UTF-8)
+     */
+    public static byte[] tableMapWithSchema(byte[] body, String schema) {
+        byte[] name = schema.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (name.length == 0 || name.length > 255) {
+            throw new IllegalArgumentException("schema name of " + name.length + " bytes");
+        }
+        int oldLength = body[8] & 0xFF;
+        int rest = 8 + 1 + oldLength + 1;
+        if (rest > body.length || body[rest - 1] != 0) {
+            throw new BinlogFormatException("table map body without a NUL after its " + oldLength + "-byte schema name");
+        }
+        byte[] out = new byte[8 + 1 + name.length + 1 + body.length - rest];
+        System.arraycopy(body, 0, out, 0, 8);
+        out[8] = (byte) name.length;
+        System.arraycopy(name, 0, out, 9, name.length);
+        out[9 + name.length] = 0;
+        System.arraycopy(body, rest, out, 10 + name.length, body.length - rest);
+        return out;
+    }
+
+    /**
+     * A rows-event body (v1 or v2) with STMT_END_F set: the flags are the two bytes after the
+     * 6-byte table id. Used when the rows event that ended a source statement was filtered out, so
+     * the last one kept ends the statement on the target instead.
+     */
+    public static byte[] rowsWithStatementEnd(byte[] body) {
+        byte[] out = body.clone();
+        out[6] |= BinlogEvent.Rows.FLAG_STMT_END;
+        return out;
+    }
+
     /** True when the FORMAT_DESCRIPTION event (whole, as received) declares CRC32 checksums. */
     public static boolean checksums(byte[] formatDescription) {
         return EventFramer.formatDescriptionChecksumLength(

@@ -32,6 +32,15 @@ public record TableMap(
         }
     }
 
+    /**
+     * This table map under another schema name (filter.rename): the raw body, if kept, names the
+     * new schema too, so BINLOG statements apply its rows there.
+     */
+    public TableMap withSchema(String newSchema) {
+        return new TableMap(tableId, newSchema, table, types, metas, lengths, nullable, columnNames, unsigned,
+            body == null ? null : EventEncoder.tableMapWithSchema(body, newSchema));
+    }
+
     public int columnCount() {
         return types.length;
     }

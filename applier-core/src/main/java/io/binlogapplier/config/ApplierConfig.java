@@ -4,6 +4,8 @@ package io.binlogapplier.config;
  * The whole configuration of one applier (one target), validated before anything starts.
  *
  * @param name names this applier: its row in the state table, its threads and its metrics' target tag
+ * @param filter which source tables are applied, under which target schema ({@link FilterConfig#NONE}: all, as they are)
  */
-public record ApplierConfig(String name, SourceConfig source, TargetConfig target, ApplyConfig apply) {
+public record ApplierConfig(String name, SourceConfig source, TargetConfig target, ApplyConfig apply,
+                            FilterConfig filter) {
 }

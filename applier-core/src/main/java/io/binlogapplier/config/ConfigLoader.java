@@ -66,11 +66,12 @@ public final class ConfigLoader {
         SourceConfig source = source(r.section("source"));
         TargetConfig target = target(r.section("target"));
         ApplyConfig apply = apply(r.section("apply"));
+        FilterConfig filter = FilterConfigReader.read(r.section("filter"), target.stateSchema());
         r.rejectUnknown();
         if (!problems.isEmpty()) {
             throw new ConfigException(origin, problems);
         }
-        return new ApplierConfig(name, source, target, apply);
+        return new ApplierConfig(name, source, target, apply, filter);
     }
 
     private SourceConfig source(ConfigReader r) {

@@ -204,6 +204,55 @@ final class ConfigReader {
         return t;
     }
 
+    /**
+     * A list of text values (empty when absent). An entry that is not text is reported as
+     * {@code key[i]} and comes back as null, so later checks can still name entries by index.
+     */
+    List<String> stringList(String k) {
+        Object v = raw(k);
+        if (v == null) {
+            return List.of();
+        }
+        if (!(v instanceof List<?> list)) {
+            problem(k, "must be a list such as [\"a\", \"b\"], not " + describe(v));
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            Object e = list.get(i);
+            if (e == null || e instanceof Map || e instanceof List) {
+                problem(k + "[" + i + "]", "must be a text value, not " + (e == null ? "nothing" : describe(e)));
+                out.add(null);
+            } else {
+                out.add(String.valueOf(e));
+            }
+        }
+        return out;
+    }
+
+    /** A mapping of text keys to text values, in file order (empty when absent); bad values are left out. */
+    Map<String, String> stringMap(String k) {
+        Object v = raw(k);
+        if (v == null) {
+            return Map.of();
+        }
+        if (!(v instanceof Map<?, ?> m)) {
+            problem(k, "must be a mapping such as { a: b }, not " + describe(v));
+            return Map.of();
+        }
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            String key = String.valueOf(e.getKey());
+            Object value = e.getValue();
+            if (value == null || value instanceof Map || value instanceof List) {
+                problem(k + "." + key, "must be a text value, not " + (value == null ? "nothing" : describe(value)));
+            } else {
+                out.put(key, String.valueOf(value));
+            }
+        }
+        return out;
+    }
+
     /** Reports keys present in the file that nothing read. */
     void rejectUnknown() {
         if (map == null) {

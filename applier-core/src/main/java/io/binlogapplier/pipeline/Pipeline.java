@@ -13,6 +13,9 @@ import io.binlogapplier.binlog.BinlogEvent;
 import io.binlogapplier.binlog.BinlogReader;
 import io.binlogapplier.binlog.SourceErrors;
 import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.filter.ReplicationFilter;
+import io.binlogapplier.filter.RowEventFilter;
+import io.binlogapplier.filter.StatementFilter;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidTracker;
 import io.binlogapplier.position.SourcePosition;
@@ -136,8 +139,15 @@ public final class Pipeline {
             }
         }
 
+        // filter: rows of left-out tables dropped and renamed schemas rewritten before assembly,
+        // statements decided and renamed after it (README "Filters")
+        ReplicationFilter rules = new ReplicationFilter(config.filter(), config.target().stateSchema());
+        if (!config.filter().equals(io.binlogapplier.config.FilterConfig.NONE)) {
+            log.info("{}", rules);
+        }
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
-            pub);
+            pub, new StatementFilter(rules, charsets::charsetOf));
+        RowEventFilter rowFilter = new RowEventFilter(rules, assembler::accept);
         // Raw row events are kept whatever the method: tables with triggers on the target are applied
         // with BINLOG statements even under apply.method sql.
         BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true);
@@ -145,7 +155,7 @@ public final class Pipeline {
         r.start(saved.position(), new BinlogReader.Listener() {
             @Override
             public void onEvent(BinlogEvent event) throws InterruptedException {
-                assembler.accept(event);
+                rowFilter.accept(event);
             }
 
             @Override

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Groups binlog events into {@link Transaction}s: GTID .. XID/COMMIT, MariaDB's implicit-BEGIN
@@ -37,6 +38,7 @@ public final class TransactionAssembler {
     private enum State { IDLE, AFTER_GTID, IN_TRANSACTION }
 
     private final Sink sink;
+    private final UnaryOperator<Transaction> filter;
     private final long partBytes;
     private final Map<Long, TableMap> tableMaps = new HashMap<>();
 
@@ -65,9 +67,15 @@ public final class TransactionAssembler {
      * @param partBytes size above which a transaction is passed on in parts
      */
     public TransactionAssembler(String file, long partBytes, Sink sink) {
+        this(file, partBytes, sink, UnaryOperator.identity());
+    }
+
+    /** @param filter applied to every transaction part before the sink sees it (the statement filter) */
+    public TransactionAssembler(String file, long partBytes, Sink sink, UnaryOperator<Transaction> filter) {
         this.file = file;
         this.partBytes = partBytes;
         this.sink = sink;
+        this.filter = filter;
     }
 
     public void accept(BinlogEvent event) throws InterruptedException {
@@ -228,8 +236,8 @@ public final class TransactionAssembler {
         changes.add(change);
         bytes += change.sizeBytes();
         if (bytes >= partBytes && state == State.IN_TRANSACTION) {
-            sink.transaction(new Transaction(head, part++, List.copyOf(changes), bytes, null, implicitCommit,
-                hasStatements));
+            sink.transaction(filter.apply(new Transaction(head, part++, List.copyOf(changes), bytes, null,
+                implicitCommit, hasStatements)));
             changes = new ArrayList<>();
             bytes = 0;
         }
@@ -240,7 +248,7 @@ public final class TransactionAssembler {
         TransactionEnd te = new TransactionEnd(new BinlogCoordinates(file, end.nextPosition()), commitMicros, rollback);
         Transaction t = new Transaction(head, part, List.copyOf(changes), bytes, te, implicitCommit, hasStatements);
         reset();
-        sink.transaction(t);
+        sink.transaction(filter.apply(t));
     }
 
     private void reset() {

@@ -81,12 +81,49 @@ public final class TableComparison {
         return out;
     }
 
+    /**
+     * Fails unless the target schema {@code targetSchema} holds exactly the tables of the source's
+     * {@code sourceSchema}, row for row (for a schema the applier renames). With {@code tables}, only those.
+     */
+    public static Report assertSameRenamed(MariaDb source, String sourceSchema, MariaDb target, String targetSchema,
+                                           String... tables) {
+        try (Connection s = source.connect(); Connection t = target.connect()) {
+            List<String> differences = new ArrayList<>();
+            List<String> st = tables.length > 0 ? List.of(tables) : tables(s, sourceSchema);
+            List<String> tt = tables(t, targetSchema);
+            if (tables.length == 0 && !st.equals(tt) || !tt.containsAll(st)) {
+                differences.add("source schema " + sourceSchema + " tables " + st + ", target schema " + targetSchema
+                    + " tables " + tt);
+            }
+            List<String> all = new ArrayList<>();
+            for (String table : st) {
+                if (tt.contains(table)) {
+                    all.add(targetSchema + "." + table);
+                    compareTable(s, t, sourceSchema, targetSchema, table, differences);
+                }
+            }
+            Report r = new Report(all, differences);
+            if (!r.same()) {
+                throw new AssertionError("source and target differ: " + r);
+            }
+            return r;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static void compareTable(Connection s, Connection t, String schema, String table,
                                      List<String> differences) throws SQLException {
-        String q = "`" + schema.replace("`", "``") + "`.`" + table.replace("`", "``") + "`";
-        List<String> sourceRows = dump(s, q);
+        compareTable(s, t, schema, schema, table, differences);
+    }
+
+    private static void compareTable(Connection s, Connection t, String sourceSchema, String targetSchema,
+                                     String table, List<String> differences) throws SQLException {
+        String q = "`" + targetSchema.replace("`", "``") + "`.`" + table.replace("`", "``") + "`";
+        String sq = "`" + sourceSchema.replace("`", "``") + "`.`" + table.replace("`", "``") + "`";
+        List<String> sourceRows = dump(s, sq);
         List<String> targetRows = dump(t, q);
-        String sc = checksum(s, q);
+        String sc = checksum(s, sq);
         String tc = checksum(t, q);
         if (sourceRows.equals(targetRows) && Objects.equals(sc, tc)) {
             return;
