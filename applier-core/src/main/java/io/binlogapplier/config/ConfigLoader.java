@@ -80,14 +80,16 @@ public final class ConfigLoader {
      */
     private static String yamlProblem(YamlEngineException e) {
         if (e instanceof MarkedYamlEngineException m) {
-            String where = m.getProblemMark().or(m::getContextMark)
-                .map(k -> " (line " + (k.getLine() + 1) + ", column " + (k.getColumn() + 1) + ")").orElse("");
-            String context = m.getContext() == null ? "" : m.getContext() + ", ";
-            return context + m.getProblem() + where;
+            String context = m.getContext() == null ? "" : m.getContext() + at(m.getContextMark()) + ", ";
+            return context + m.getProblem() + at(m.getProblemMark());
         }
         String text = String.valueOf(e.getMessage());
         int nl = text.indexOf('\n');
         return nl < 0 ? text : text.substring(0, nl);
+    }
+
+    private static String at(java.util.Optional<org.snakeyaml.engine.v2.exceptions.Mark> mark) {
+        return mark.map(k -> " (line " + (k.getLine() + 1) + ", column " + (k.getColumn() + 1) + ")").orElse("");
     }
 
     private SourceConfig source(ConfigReader r) {

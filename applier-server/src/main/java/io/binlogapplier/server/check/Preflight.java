@@ -53,7 +53,7 @@ public final class Preflight {
                 try {
                     targetChecks = new TargetChecks(config, target);
                     targetRows.add(CheckResult.pass("target connection", config.target().address() + " as '"
-                        + config.target().user() + "': " + target.getMetaData().getDatabaseProductVersion()));
+                        + config.target().user() + "': " + targetChecks.version()));
                     targetRows.add(targetChecks.stateTable());
                     targetRows.addAll(targetChecks.replicatedSchemas(sourceSchemas));
                     targetRows.add(targetChecks.relaxedFlush());

@@ -32,13 +32,15 @@ final class TargetChecks {
     private final Grants grants;
     private final String grantsProblem;
     private final boolean mariadb;
+    private final String version;
     private StateStore.Saved saved;
     private String savedUnknown;
 
     TargetChecks(ApplierConfig config, Connection target) throws SQLException {
         this.config = config;
         this.target = target;
-        this.mariadb = query("SELECT VERSION()").get(0).toLowerCase(Locale.ROOT).contains("mariadb");
+        this.version = query("SELECT VERSION()").get(0);
+        this.mariadb = version.toLowerCase(Locale.ROOT).contains("mariadb");
         Grants g = null;
         String problem = null;
         try {
@@ -52,6 +54,10 @@ final class TargetChecks {
 
     boolean mariadb() {
         return mariadb;
+    }
+
+    String version() {
+        return version;
     }
 
     /** The state row read by {@link #stateTable()}: null when there is none or it could not be read. */
