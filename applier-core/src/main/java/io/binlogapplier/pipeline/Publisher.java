@@ -54,7 +54,8 @@ final class Publisher implements TransactionAssembler.Sink {
         if (untilGtid != null && part.part() == 0 && part.head().gtid() != null) {
             GtidGoal.Step step = untilGtid.next(part.head().gtid());
             if (step == GtidGoal.Step.PAST) {
-                log.warn("--until: the source has no {}; stopping before {}, the first transaction past it",
+                log.warn("--until: the binlog from the start position on has no {}; stopping before {}, the first"
+                    + " transaction past it",
                     untilGtid.outstanding(), part.head().gtid());
                 end(false);
                 onUntilReached.run();

@@ -299,7 +299,7 @@ class CommandsIT {
 
         System.out.println("$ binlog-applier run --until " + goal + "\n" + r.output());
         assertThat(r.exitCode()).as(r.output()).isZero();
-        assertThat(r.output()).contains("the source has no domain 0 sequence " + (seq + 50))
+        assertThat(r.output()).contains("the binlog from the start position on has no domain 0 sequence " + (seq + 50))
             .contains("stopping before 0-1-" + (seq + 100));
         assertThat(SERVERS.target().queryString("SELECT GROUP_CONCAT(id) FROM cli.skip")).isEqualTo("1");
         assertThat(SERVERS.target().queryString("SELECT gtid_set FROM binlog_applier.applier_position"

@@ -233,8 +233,10 @@ class ConfigValidationIT {
             socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             thread = new Thread(() -> {
                 while (!socket.isClosed()) {
-                    try (Socket s = socket.accept()) {
+                    try {
+                        Socket s = socket.accept();
                         accepted.incrementAndGet();
+                        s.close();
                     } catch (IOException e) {
                         // closed
                     }
