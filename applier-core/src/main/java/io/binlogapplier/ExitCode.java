@@ -12,6 +12,12 @@ public enum ExitCode {
     INTERNAL(1, true, "internal error (a bug): please report it with the log"),
     USAGE(2, false, "bad command line"),
     CONFIG(3, false, "invalid configuration file"),
+    /**
+     * {@code check} found a problem (a FAIL row). Only {@code check} returns it, never {@code run}, so
+     * systemd never sees it; "restart may help" is true only to keep it out of the unit's
+     * RestartPreventExitStatus=, which lists what {@code run} returns.
+     */
+    CHECK_FAILED(4, true, "check found a problem (a FAIL row)"),
     SOURCE_UNREACHABLE(10, true, "source server unreachable"),
     SOURCE_ACCESS_DENIED(11, false, "source server refused the user or password"),
     SOURCE_POSITION_UNAVAILABLE(12, false, "the start or saved position is no longer on the source"),

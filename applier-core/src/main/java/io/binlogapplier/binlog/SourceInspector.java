@@ -156,6 +156,30 @@ public final class SourceInspector implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a read-only statement ({@code SHOW …}, {@code SELECT …}) and returns its rows as text, for
+     * diagnostics ({@code check}, {@code status}); the caller interprets SQL errors.
+     */
+    public List<String[]> rows(String sql, Object... parameters) throws SQLException {
+        try (java.sql.PreparedStatement ps = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                int n = rs.getMetaData().getColumnCount();
+                List<String[]> out = new ArrayList<>();
+                while (rs.next()) {
+                    String[] row = new String[n];
+                    for (int i = 0; i < n; i++) {
+                        row[i] = rs.getString(i + 1);
+                    }
+                    out.add(row);
+                }
+                return out;
+            }
+        }
+    }
+
     @Override
     public void close() {
         try {

@@ -2,6 +2,7 @@ package io.binlogapplier.config;
 
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 import java.io.IOException;
@@ -52,7 +53,7 @@ public final class ConfigLoader {
         try {
             root = new Load(LoadSettings.builder().setAllowDuplicateKeys(false).build()).loadFromString(yaml);
         } catch (YamlEngineException e) {
-            throw new ConfigException(origin, List.of("not valid YAML: " + e.getMessage().replace('\n', ' ')));
+            throw new ConfigException(origin, List.of("not valid YAML: " + yamlProblem(e)));
         }
         List<String> problems = new ArrayList<>();
         if (!(root instanceof Map<?, ?> map)) {
@@ -72,6 +73,24 @@ public final class ConfigLoader {
             throw new ConfigException(origin, problems);
         }
         return new ApplierConfig(name, source, target, apply, filter);
+    }
+
+    /**
+     * What snakeyaml found and where, without the lines of the file it quotes in its message: the
+     * line at fault may hold a password ({@code password: "unclosed}).
+     */
+    private static String yamlProblem(YamlEngineException e) {
+        if (e instanceof MarkedYamlEngineException m) {
+            String context = m.getContext() == null ? "" : m.getContext() + at(m.getContextMark()) + ", ";
+            return context + m.getProblem() + at(m.getProblemMark());
+        }
+        String text = String.valueOf(e.getMessage());
+        int nl = text.indexOf('\n');
+        return nl < 0 ? text : text.substring(0, nl);
+    }
+
+    private static String at(java.util.Optional<org.snakeyaml.engine.v2.exceptions.Mark> mark) {
+        return mark.map(k -> " (line " + (k.getLine() + 1) + ", column " + (k.getColumn() + 1) + ")").orElse("");
     }
 
     private SourceConfig source(ConfigReader r) {

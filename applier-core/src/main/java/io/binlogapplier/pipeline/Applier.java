@@ -9,6 +9,7 @@ import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.StartPosition;
 import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 import org.slf4j.Logger;
@@ -37,6 +38,10 @@ public final class Applier {
         }
 
         record At(BinlogCoordinates coordinates) implements Until {
+        }
+
+        /** Until the applied position holds this GTID goal (see {@link GtidGoal}). */
+        record Gtid(GtidGoal goal) implements Until {
         }
     }
 
@@ -77,6 +82,9 @@ public final class Applier {
                 Optional<StateStore.Saved> existing = state.load(control);
                 untilAt = until instanceof Until.Current ? source.currentPosition()
                     : until instanceof Until.At a ? a.coordinates() : null;
+                if (until instanceof Until.Gtid g) {
+                    requireGtidOfSourceKind(g.goal(), source);
+                }
                 if (existing.isPresent()) {
                     saved = existing.get();
                     log.info("resuming from {} (saved on the target){}", saved.position(),
@@ -103,6 +111,11 @@ public final class Applier {
                 log.info("already at {}: nothing to apply up to {}", saved.position(), untilAt);
                 return new Outcome(saved.position(), 0, 0, 0, elapsed(started), true);
             }
+            GtidGoal untilGtid = until instanceof Until.Gtid g ? g.goal() : null;
+            if (untilGtid != null && untilGtid.reachedBy(saved.position().gtids())) {
+                log.info("already at {}: it holds {}", saved.position(), untilGtid);
+                return new Outcome(saved.position(), 0, 0, 0, elapsed(started), true);
+            }
             TableSchemaCache schemas = new TableSchemaCache();
             long transactions = 0;
             long rows = 0;
@@ -116,7 +129,7 @@ public final class Applier {
                 }
                 Pipeline.Result result;
                 try {
-                    result = p.run(saved, untilAt, stopTimeoutMillis);
+                    result = p.run(saved, untilAt, untilGtid, stopTimeoutMillis);
                 } catch (ApplierException e) {
                     if (insertedNow && transactions == 0 && e.exitCode() == ExitCode.SOURCE_POSITION_UNAVAILABLE) {
                         forgetStart(pool, state);
@@ -177,6 +190,20 @@ public final class Applier {
         }
         // The file is filled in from the source's first ROTATE event.
         return new SourcePosition(new BinlogCoordinates("", 4), g.gtids(), SourcePosition.ResumeBy.GTID);
+    }
+
+    private static void requireGtidOfSourceKind(GtidGoal goal, SourceInspector source) {
+        if (goal.mariadb() != source.mariadb()) {
+            throw new ApplierException(ExitCode.USAGE, "--until '" + goal + "' is a "
+                + (goal.mariadb() ? "MariaDB GTID position" : "MySQL GTID set") + " but the source is "
+                + (source.mariadb() ? "MariaDB: give a GTID position such as 0-1-100" : "MySQL: give a GTID set such as"
+                + " uuid:1-100") + ", a FILE:OFFSET or 'current'");
+        }
+        String sourceHas = source.variable(source.mariadb() ? "gtid_binlog_pos" : "gtid_executed");
+        if (sourceHas != null && !goal.reachedBy(sourceHas.replace("\n", ""))) {
+            log.info("the source has not written all of {} yet (it is at {}): applying until it has", goal,
+                sourceHas.replace("\n", ""));
+        }
     }
 
     /** Graceful stop: no more reading, commit what is complete, then {@link #run} returns. */

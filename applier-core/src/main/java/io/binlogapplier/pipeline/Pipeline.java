@@ -17,6 +17,7 @@ import io.binlogapplier.filter.ReplicationFilter;
 import io.binlogapplier.filter.RowEventFilter;
 import io.binlogapplier.filter.StatementFilter;
 import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.GtidTracker;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
@@ -82,6 +83,12 @@ public final class Pipeline {
      */
     public Result run(StateStore.Saved saved, BinlogCoordinates until, long stopTimeoutMillis)
         throws InterruptedException {
+        return run(saved, until, null, stopTimeoutMillis);
+    }
+
+    /** As {@link #run(StateStore.Saved, BinlogCoordinates, long)}, also ending once {@code untilGtid} is applied. */
+    public Result run(StateStore.Saved saved, BinlogCoordinates until, GtidGoal untilGtid, long stopTimeoutMillis)
+        throws InterruptedException {
         String name = config.name();
         int workers = config.apply().workers();
         CommitSequencer seq = new CommitSequencer(failure, saved.position(), saved.sourceCommitMicros());
@@ -93,7 +100,8 @@ public final class Pipeline {
             return t;
         }, ProducerType.SINGLE, new BackoffWaitStrategy());
         RingBuffer<RingSlot> ring = disruptor.getRingBuffer();
-        Publisher pub = new Publisher(ring, config.apply().ringBytes(), failure, until, () -> {
+        Publisher pub = new Publisher(ring, config.apply().ringBytes(), failure, until,
+            untilGtid == null ? null : untilGtid.from(saved.position().gtids()), () -> {
             untilReached = true;
             BinlogReader r = reader;
             if (r != null) {

@@ -3,8 +3,11 @@ package io.binlogapplier.pipeline;
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.transaction.Transaction;
 import io.binlogapplier.transaction.TransactionAssembler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -15,25 +18,31 @@ import java.util.concurrent.locks.LockSupport;
  * waits end when the pipeline fails or stops, so a full ring never wedges a shutdown.
  */
 final class Publisher implements TransactionAssembler.Sink {
+    private static final Logger log = LoggerFactory.getLogger(Publisher.class);
     private final RingBuffer<RingSlot> ring;
     private final long maxBytes;
     private final FailureLatch failure;
     private final BinlogCoordinates until;
     private final Runnable onUntilReached;
+    private final GtidGoal.Progress untilGtid;
+    /** The transaction being published completes {@link #untilGtid}: end after its last part. */
+    private boolean endAfterThis;
     private final AtomicLong bytesInFlight = new AtomicLong();
     private volatile boolean closed;
     private volatile BinlogCoordinates received;
 
     /**
      * @param until stop once the stream passes this position (null: never)
+     * @param untilGtid stop once the transactions published complete this GTID goal (null: never)
      * @param onUntilReached called once, on the reader thread, right after END was published for until
      */
     Publisher(RingBuffer<RingSlot> ring, long maxBytes, FailureLatch failure, BinlogCoordinates until,
-              Runnable onUntilReached) {
+              GtidGoal.Progress untilGtid, Runnable onUntilReached) {
         this.ring = ring;
         this.maxBytes = maxBytes;
         this.failure = failure;
         this.until = until;
+        this.untilGtid = untilGtid;
         this.onUntilReached = onUntilReached;
     }
 
@@ -41,6 +50,18 @@ final class Publisher implements TransactionAssembler.Sink {
     public void transaction(Transaction part) throws InterruptedException {
         if (closed) {
             return;
+        }
+        if (untilGtid != null && part.part() == 0 && part.head().gtid() != null) {
+            GtidGoal.Step step = untilGtid.next(part.head().gtid());
+            if (step == GtidGoal.Step.PAST) {
+                log.warn("--until: the binlog from the start position on has no {}; stopping before {}, the first"
+                    + " transaction past it",
+                    untilGtid.outstanding(), part.head().gtid());
+                end(false);
+                onUntilReached.run();
+                return;
+            }
+            endAfterThis = step == GtidGoal.Step.REACHED;
         }
         reserve(part.sizeBytes());
         long seq = claim();
@@ -51,6 +72,10 @@ final class Publisher implements TransactionAssembler.Sink {
             ring.get(seq).set(part);
         } finally {
             ring.publish(seq);
+        }
+        if (endAfterThis && part.lastPart()) {
+            end(false);
+            onUntilReached.run();
         }
     }
 

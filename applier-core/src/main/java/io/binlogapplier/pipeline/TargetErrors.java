@@ -7,11 +7,11 @@ import io.binlogapplier.apply.SqlErrors;
 import java.sql.SQLException;
 
 /** One-line messages for failures to reach or log in to the target. */
-final class TargetErrors {
+public final class TargetErrors {
     private TargetErrors() {
     }
 
-    static ApplierException connect(Throwable t) {
+    public static ApplierException connect(Throwable t) {
         Throwable c = t;
         while (c != null && !(c instanceof SQLException)) {
             c = c.getCause();

@@ -80,6 +80,19 @@ public final class MysqlGtidSet {
         return sets.isEmpty();
     }
 
+    /** Each "uuid" or "uuid:tag" with its sorted, disjoint closed intervals {lo, hi}; a copy. */
+    public Map<String, List<long[]>> intervals() {
+        TreeMap<String, List<long[]>> copy = new TreeMap<>();
+        for (Map.Entry<String, List<long[]>> e : sets.entrySet()) {
+            List<long[]> ivs = new ArrayList<>();
+            for (long[] iv : e.getValue()) {
+                ivs.add(iv.clone());
+            }
+            copy.put(e.getKey(), ivs);
+        }
+        return copy;
+    }
+
     private void addInterval(String key, long lo, long hi) {
         List<long[]> intervals = sets.computeIfAbsent(key, k -> new ArrayList<>());
         // Fast path: appending the next number to the last interval (the common case when replicating).

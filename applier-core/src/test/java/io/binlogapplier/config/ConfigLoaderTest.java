@@ -131,6 +131,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aYamlErrorNamesTheLineButNeverQuotesItForItMayHoldAPassword() {
+        String unclosed = problems(GOOD.replace("password: repl", "password: \"Sup3r-secret")).problems().get(0);
+        String duplicate = problems(GOOD.replace("password: repl", "password: Sup3r-secret\n  password: other-Secret"))
+            .problems().get(0);
+
+        assertThat(unclosed).startsWith("not valid YAML").contains("line ").doesNotContain("Sup3r");
+        assertThat(duplicate).startsWith("not valid YAML").contains("duplicate key password").contains("line ")
+            .doesNotContain("Sup3r").doesNotContain("other-Secret");
+    }
+
+    @Test
     void ringEntriesMustBeAPowerOfTwo() {
         assertThat(problems(GOOD + "  ring_entries: 1000\n").problems())
             .contains("apply.ring_entries: must be a power of two (1024, 4096 …), not 1000");

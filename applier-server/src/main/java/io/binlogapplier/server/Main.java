@@ -31,6 +31,7 @@ public final class Main {
                 System.err.println("binlog-applier: " + ex.getMessage() + " (see binlog-applier --help)");
                 return ExitCode.USAGE.code();
             });
+        cli.getCommandSpec().usageMessage().footer(RootCommand.exitCodesFooter());
         return cli.execute(args);
     }
 }

@@ -8,6 +8,7 @@ import io.binlogapplier.config.ConfigLoader;
 import io.binlogapplier.pipeline.Applier;
 import io.binlogapplier.pipeline.PipelineMetrics;
 import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.GtidGoal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "Apply the source's binlog to the target, from the target's saved position (else source.start).")
 final class RunCommand implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger("binlog-applier");
@@ -26,7 +27,8 @@ final class RunCommand implements Callable<Integer> {
     Path config;
 
     @Option(names = "--until", paramLabel = "POSITION",
-        description = "stop once applied up to POSITION: 'current' (what the source had written at start) or FILE:OFFSET")
+        description = {"stop once applied up to POSITION, then exit 0: 'current' (what the source had written at"
+            + " start), FILE:OFFSET, a MariaDB GTID position (0-1-100,1-2-5) or a MySQL GTID set (uuid:1-100)"})
     String until;
 
     @Override
@@ -61,9 +63,19 @@ final class RunCommand implements Callable<Integer> {
         if (text.trim().equalsIgnoreCase("current")) {
             return new Applier.Until.Current();
         }
+        // Before FILE:OFFSET: a MySQL GTID "uuid:100" has that shape too.
+        if (GtidGoal.looksLikeGtids(text)) {
+            try {
+                return new Applier.Until.Gtid(GtidGoal.parse(text));
+            } catch (IllegalArgumentException e) {
+                throw new ApplierException(ExitCode.USAGE, "--until '" + text + "' is not a valid GTID position or set ("
+                    + e.getMessage() + ")");
+            }
+        }
         BinlogCoordinates at = BinlogCoordinates.parseOrNull(text);
         if (at == null) {
-            throw new ApplierException(ExitCode.USAGE, "--until '" + text + "' is not 'current' or FILE:OFFSET");
+            throw new ApplierException(ExitCode.USAGE, "--until '" + text + "' is not 'current', FILE:OFFSET, a MariaDB"
+                + " GTID position (0-1-100) or a MySQL GTID set (uuid:1-100)");
         }
         return new Applier.Until.At(at);
     }

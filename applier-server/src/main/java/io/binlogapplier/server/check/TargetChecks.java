@@ -1,0 +1,294 @@
+package io.binlogapplier.server.check;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.config.ApplyMethod;
+import io.binlogapplier.position.StateStore;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The target's rows of {@code check}. Writes nothing: privileges are read from {@code SHOW GRANTS},
+ * and the state table's are probed with statements that match no row, inside a transaction that is
+ * rolled back (InnoDB does not binlog a rolled-back transaction).
+ */
+final class TargetChecks {
+    static final Set<String> SYSTEM_SCHEMAS = Set.of("mysql", "information_schema", "performance_schema", "sys");
+    private static final List<String> WRITE = List.of("SELECT", "INSERT", "UPDATE", "DELETE");
+    private static final List<String> DDL = List.of("CREATE", "ALTER", "DROP", "INDEX");
+
+    private final ApplierConfig config;
+    private final Connection target;
+    private final Grants grants;
+    private final String grantsProblem;
+    private final boolean mariadb;
+    private final String version;
+    private StateStore.Saved saved;
+    private String savedUnknown;
+
+    TargetChecks(ApplierConfig config, Connection target) throws SQLException {
+        this.config = config;
+        this.target = target;
+        this.version = query("SELECT VERSION()").get(0);
+        this.mariadb = version.toLowerCase(Locale.ROOT).contains("mariadb");
+        Grants g = null;
+        String problem = null;
+        try {
+            g = Grants.parse(query("SHOW GRANTS"));
+        } catch (SQLException e) {
+            problem = SourceChecks.firstLine(e);
+        }
+        this.grants = g;
+        this.grantsProblem = problem;
+    }
+
+    boolean mariadb() {
+        return mariadb;
+    }
+
+    String version() {
+        return version;
+    }
+
+    /** The state row read by {@link #stateTable()}: null when there is none or it could not be read. */
+    StateStore.Saved saved() {
+        return saved;
+    }
+
+    /** Why {@link #saved()} is unknown, or null when it is known (possibly absent). */
+    String savedUnknown() {
+        return savedUnknown;
+    }
+
+    CheckResult stateTable() {
+        String name = "target state table";
+        String schema = config.target().stateSchema();
+        String table = "`" + schema + "`." + StateStore.TABLE;
+        try {
+            boolean schemaExists = !query("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?",
+                schema).isEmpty();
+            boolean tableExists = schemaExists && !query("SELECT TABLE_NAME FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?", schema, StateStore.TABLE).isEmpty();
+            if (!tableExists) {
+                if (grants == null) {
+                    return CheckResult.warn(name, table + " does not exist yet; SHOW GRANTS failed (" + grantsProblem
+                        + "), so whether the first run may create it is unchecked");
+                }
+                List<String> missing = missing(schema, List.of("CREATE", "SELECT", "INSERT", "UPDATE", "DELETE"));
+                if (missing.isEmpty()) {
+                    return CheckResult.pass(name, table + " does not exist yet; the first run creates it"
+                        + (schemaExists ? "" : " (and schema `" + schema + "`)"));
+                }
+                return privilegeProblem(name, "to create " + table + ", user '" + config.target().user() + "' lacks "
+                    + String.join(", ", missing), schema, "CREATE, SELECT, INSERT, UPDATE, DELETE");
+            }
+            StateStore store = new StateStore(schema, config.name());
+            Optional<StateStore.Saved> row;
+            try {
+                row = store.load(target);
+            } catch (ApplierException e) {
+                savedUnknown = e.getMessage();
+                return CheckResult.fail(name, e.getMessage());
+            }
+            probeWrites(table);
+            saved = row.orElse(null);
+            return CheckResult.pass(name, table + " is readable and writable; " + row.map(s -> "row '" + config.name()
+                + "' at " + s.position().coordinates() + ", " + s.appliedTransactions() + " transactions applied")
+                .orElse("no row for '" + config.name() + "' yet: the first run starts at source.start"));
+        } catch (SQLException e) {
+            savedUnknown = SourceChecks.firstLine(e);
+            if (SourceChecks.denied(e)) {
+                return privilegeProblem(name, "user '" + config.target().user() + "' may not use " + table + " ("
+                    + SourceChecks.firstLine(e) + ")", schema, "CREATE, SELECT, INSERT, UPDATE, DELETE");
+            }
+            if (e.getErrorCode() == 1054) { // unknown column
+                return CheckResult.fail(name, table + " does not have the columns binlog-applier writes ("
+                    + SourceChecks.firstLine(e) + "): was it made by another program? Use another target.state_schema");
+            }
+            return CheckResult.fail(name, "cannot read " + table + ": " + SourceChecks.firstLine(e));
+        }
+    }
+
+    /** INSERT, UPDATE and DELETE that match no row, rolled back: proves the privileges, changes nothing. */
+    private void probeWrites(String table) throws SQLException {
+        boolean auto = target.getAutoCommit();
+        target.setAutoCommit(false);
+        try (Statement s = target.createStatement()) {
+            s.execute("INSERT INTO " + table + " (stream, binlog_file, binlog_offset, gtid_set, resume_by)"
+                + " SELECT stream, binlog_file, binlog_offset, gtid_set, resume_by FROM " + table + " WHERE 1 = 0");
+            s.execute("UPDATE " + table + " SET binlog_offset = binlog_offset WHERE 1 = 0");
+            s.execute("DELETE FROM " + table + " WHERE 1 = 0");
+        } finally {
+            target.rollback();
+            target.setAutoCommit(auto);
+        }
+    }
+
+    /** SELECT, INSERT, UPDATE, DELETE on every schema the target holds (the replicated ones). */
+    List<CheckResult> replicatedSchemas(List<String> sourceSchemas) throws SQLException {
+        List<CheckResult> out = new ArrayList<>();
+        Set<String> schemas = new TreeSet<>();
+        for (String s : query("SHOW DATABASES")) {
+            if (!SYSTEM_SCHEMAS.contains(s.toLowerCase(Locale.ROOT)) && !s.equals(config.target().stateSchema())) {
+                schemas.add(s);
+            }
+        }
+        String name = "target write privileges";
+        if (schemas.isEmpty()) {
+            out.add(CheckResult.warn(name, "the target has no schemas besides the system ones: load a copy of the"
+                + " source there first (or GRANT the user access to them)"));
+        } else {
+            out.add(privileges(name, schemas, WRITE, true));
+            out.add(privileges("target DDL privileges", schemas, DDL, false));
+        }
+        if (sourceSchemas != null) {
+            List<String> absent = new ArrayList<>();
+            for (String s : sourceSchemas) {
+                if (!SYSTEM_SCHEMAS.contains(s.toLowerCase(Locale.ROOT)) && !schemas.contains(s)
+                    && !s.equals(config.target().stateSchema())) {
+                    absent.add(s);
+                }
+            }
+            out.add(absent.isEmpty() ? CheckResult.pass("schemas on both servers", "every schema of the source the"
+                + " source user can see is on the target")
+                : CheckResult.warn("schemas on both servers", "the target lacks " + quoteAll(absent) + ": a change to"
+                + " them stops the applier; create them on the target from a copy of the source"));
+        }
+        return out;
+    }
+
+    private CheckResult privileges(String name, Set<String> schemas, List<String> needed, boolean fail)
+        throws SQLException {
+        if (grants == null) {
+            return CheckResult.warn(name, "SHOW GRANTS failed (" + grantsProblem + "): not checked");
+        }
+        List<String> problems = new ArrayList<>();
+        List<String> unsure = new ArrayList<>();
+        for (String schema : schemas) {
+            List<String> missing = missing(schema, needed);
+            if (missing.isEmpty()) {
+                continue;
+            }
+            if (grants.perTable(schema) || grants.hasRoles()) {
+                unsure.add("`" + schema + "`");
+            } else {
+                problems.add(String.join(", ", missing) + " on `" + schema + "`");
+            }
+        }
+        if (!problems.isEmpty()) {
+            String fix = "GRANT " + String.join(", ", needed) + " ON each schema TO '" + config.target().user() + "'";
+            String detail = "user '" + config.target().user() + "' lacks " + String.join("; ", problems) + ": " + fix;
+            return fail ? CheckResult.fail(name, detail)
+                : CheckResult.warn(name, detail + " (only needed when the source runs DDL)");
+        }
+        long tables = tablesVisible(schemas);
+        String what = String.join(", ", needed) + " on " + schemas.size() + " schemas (" + quoteAll(schemas) + ")";
+        if (!unsure.isEmpty()) {
+            return CheckResult.warn(name, "granted per table or through a role on " + String.join(", ", unsure)
+                + ": not checked; make sure the user has " + String.join(", ", needed) + " on every replicated table");
+        }
+        return CheckResult.pass(name, what + (fail ? "; " + tables + " tables visible in information_schema" : ""));
+    }
+
+    private long tablesVisible(Set<String> schemas) throws SQLException {
+        long n = 0;
+        for (String s : schemas) {
+            n += Long.parseLong(query("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?", s).get(0));
+        }
+        return n;
+    }
+
+    /** SUPER (MySQL: SYSTEM_VARIABLES_ADMIN) lets the applier relax the target's flush settings. */
+    CheckResult relaxedFlush() {
+        String name = "target flush settings";
+        String privilege = mariadb ? "SUPER" : "SYSTEM_VARIABLES_ADMIN";
+        if (grants != null && grants.global("SUPER", "SYSTEM_VARIABLES_ADMIN")) {
+            return CheckResult.pass(name, "may SET GLOBAL innodb_flush_log_at_trx_commit and sync_binlog ("
+                + privilege + ")");
+        }
+        return CheckResult.warn(name, "user '" + config.target().user() + "' lacks " + privilege + (grants != null
+            && grants.hasRoles() ? " (or has it through a role, not checked)" : "") + ": the target keeps its own"
+            + " flush settings (durable but slower); GRANT " + privilege + " ON *.* for relaxed flushing");
+    }
+
+    /** apply.method binlog: BINLOG statements need a target of the source's kind and a privilege. */
+    Optional<CheckResult> applyMethod(Boolean sourceMariadb) {
+        if (config.apply().method() != ApplyMethod.BINLOG) {
+            return Optional.empty();
+        }
+        String name = "target BINLOG statements";
+        if (sourceMariadb != null && sourceMariadb != mariadb) {
+            return Optional.of(CheckResult.fail(name, "apply.method binlog needs a target of the source's kind (source "
+                + kind(sourceMariadb) + ", target " + kind(mariadb) + "): set apply.method sql"));
+        }
+        String[] accepted = mariadb ? new String[] {"BINLOG REPLAY", "SUPER"}
+            : new String[] {"BINLOG_ADMIN", "SUPER", "REPLICATION_APPLIER"};
+        if (grants != null && grants.global(accepted)) {
+            return Optional.of(CheckResult.pass(name, "apply.method binlog: may run BINLOG statements"));
+        }
+        String detail = "apply.method binlog: user '" + config.target().user() + "' lacks " + accepted[0]
+            + ": GRANT " + accepted[0] + " ON *.* TO the user, or set apply.method sql";
+        return Optional.of(grants != null && grants.hasRoles() ? CheckResult.warn(name, detail + " (a role may grant it:"
+            + " not checked)") : CheckResult.fail(name, detail));
+    }
+
+    private List<String> missing(String schema, List<String> privileges) {
+        List<String> missing = new ArrayList<>();
+        if (grants == null) {
+            return missing;
+        }
+        for (String p : privileges) {
+            if (!grants.onSchema(schema, p)) {
+                missing.add(p);
+            }
+        }
+        return missing;
+    }
+
+    private CheckResult privilegeProblem(String name, String what, String schema, String privileges) {
+        String detail = what + ": GRANT " + privileges + " ON `" + schema + "`.* TO '" + config.target().user() + "'";
+        return grants != null && grants.hasRoles() ? CheckResult.warn(name, detail + " (a role may grant it: not checked)")
+            : CheckResult.fail(name, detail);
+    }
+
+    private static String kind(boolean mariadb) {
+        return mariadb ? "MariaDB" : "MySQL";
+    }
+
+    private static String quoteAll(java.util.Collection<String> names) {
+        List<String> q = new ArrayList<>();
+        for (String n : names) {
+            q.add(n);
+            if (q.size() == 8 && names.size() > 8) {
+                q.add("… " + (names.size() - 8) + " more");
+                break;
+            }
+        }
+        return String.join(", ", q);
+    }
+
+    private List<String> query(String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = target.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                List<String> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+                return out;
+            }
+        }
+    }
+}

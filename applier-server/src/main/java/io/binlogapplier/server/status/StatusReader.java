@@ -1,0 +1,86 @@
+package io.binlogapplier.server.status;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.binlog.SourceInspector;
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.position.StateStore;
+import io.binlogapplier.server.check.TargetConnections;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads what {@link StatusReport} needs from the target and the source. Reads only; creates nothing. */
+public final class StatusReader {
+    private static final int ER_NO_SUCH_TABLE = 1146;
+    private static final int ER_BAD_DB = 1049;
+
+    private StatusReader() {
+    }
+
+    /** The report and, when the source could not be read, why (the report then has no source part). */
+    public record Reading(StatusReport report, ApplierException sourceFailure) {
+    }
+
+    /** @throws ApplierException when the target cannot be read (nothing to report then) */
+    public static Reading read(ApplierConfig config, Clock clock) {
+        String schema = config.target().stateSchema();
+        String table = schema + "." + StateStore.TABLE;
+        StateStore.Saved saved = null;
+        Instant updatedAt = null;
+        try (Connection c = TargetConnections.open(config.target())) {
+            StateStore store = new StateStore(schema, config.name());
+            Optional<StateStore.Saved> row = store.load(c);
+            if (row.isPresent()) {
+                saved = row.get();
+                updatedAt = updatedAt(c, schema, config.name());
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() != ER_NO_SUCH_TABLE && e.getErrorCode() != ER_BAD_DB) {
+                throw new ApplierException(io.binlogapplier.ExitCode.STATE_INVALID, "cannot read " + table + " on the"
+                    + " target (" + e.getMessage() + "): check target.state_schema and the user's SELECT privilege", e);
+            }
+        }
+        StatusReport.Source source = null;
+        ApplierException sourceFailure = null;
+        try (SourceInspector s = SourceInspector.connect(config.source())) {
+            String gtids = s.variable(s.mariadb() ? "gtid_binlog_pos" : "gtid_executed");
+            source = new StatusReport.Source(config.source().address(), s.currentPosition(),
+                gtids == null ? "" : gtids.replace("\n", ""), logs(s));
+        } catch (ApplierException e) {
+            sourceFailure = e;
+        }
+        return new Reading(new StatusReport(config.name(), table, config.target().address(), saved, updatedAt, source,
+            clock.instant()), sourceFailure);
+    }
+
+    private static Instant updatedAt(Connection c, String schema, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT updated_at FROM `" + schema.replace("`", "``") + "`."
+            + StateStore.TABLE + " WHERE stream = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                Timestamp t = rs.next() ? rs.getTimestamp(1) : null;
+                return t == null ? null : t.toInstant();
+            }
+        }
+    }
+
+    private static List<StatusReport.BinlogFile> logs(SourceInspector s) {
+        try {
+            List<StatusReport.BinlogFile> out = new ArrayList<>();
+            for (String[] r : s.rows("SHOW BINARY LOGS")) {
+                out.add(new StatusReport.BinlogFile(r[0], r.length > 1 && r[1] != null ? Long.parseLong(r[1]) : 0));
+            }
+            return out;
+        } catch (SQLException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.binlogapplier.server.status;
+
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.GtidGoal;
+import io.binlogapplier.position.MariadbGtidPosition;
+import io.binlogapplier.position.StateStore;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code binlog-applier status} shows: the target's state row set against the source's binlog
+ * end. Pure: built from values read elsewhere, with the time passed in.
+ *
+ * <p>Lag here is measured from outside a running applier, so it can only be an upper bound of the
+ * live lag (which counts from the oldest transaction not applied yet): when the source has written
+ * past the saved position, now minus the source commit time of the last applied transaction; 0 when
+ * the source has nothing the target lacks.
+ *
+ * @param saved the state row, or null when there is none ("never started")
+ * @param updatedAt when the state row last changed (target clock), or null
+ * @param source the source's side, or null when it could not be read
+ */
+public record StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
+                           Source source, Instant now) {
+
+    /**
+     * @param end where the source's binlog ends now
+     * @param gtids the source's GTID position ({@code gtid_binlog_pos} / {@code gtid_executed}), may be empty
+     * @param logs the source's binlog files and sizes, oldest first (null when it may not list them)
+     */
+    public record Source(String address, BinlogCoordinates end, String gtids, List<BinlogFile> logs) {
+    }
+
+    public record BinlogFile(String name, long size) {
+    }
+
+    public boolean started() {
+        return saved != null;
+    }
+
+    /** The source has nothing the target lacks; null when unknown (no source, or never started). */
+    public Boolean caughtUp() {
+        if (saved == null || source == null) {
+            return null;
+        }
+        String have = saved.position().gtids();
+        String sourceHas = source.gtids() == null ? "" : source.gtids().trim();
+        if (!sourceHas.isEmpty() && !have.isEmpty()
+            && MariadbGtidPosition.looksLikeMariadb(sourceHas) == MariadbGtidPosition.looksLikeMariadb(have)) {
+            // By GTID: the file position may trail the end by events that are no transactions (rotations).
+            try {
+                return GtidGoal.parse(sourceHas).reachedBy(have);
+            } catch (IllegalArgumentException e) {
+                // not comparable: by file position below
+            }
+        }
+        BinlogCoordinates at = saved.position().coordinates();
+        return !at.file().isEmpty() && at.atOrAfter(source.end());
+    }
+
+    /** Bytes of source binlog after the saved position; null when unknown. */
+    public Long bytesBehind() {
+        Boolean caught = caughtUp();
+        if (caught == null) {
+            return null;
+        }
+        if (caught) {
+            return 0L;
+        }
+        BinlogCoordinates at = saved.position().coordinates();
+        BinlogCoordinates end = source.end();
+        if (at.file().equals(end.file())) {
+            return Math.max(0, end.offset() - at.offset());
+        }
+        if (source.logs() == null) {
+            return null;
+        }
+        long bytes = 0;
+        boolean counting = false;
+        for (BinlogFile f : source.logs()) {
+            if (f.name().equals(at.file())) {
+                counting = true;
+                bytes += Math.max(0, f.size() - at.offset());
+            } else if (f.name().equals(end.file())) {
+                return counting ? bytes + end.offset() : null;
+            } else if (counting) {
+                bytes += f.size();
+            }
+        }
+        return null; // the saved file is no longer on the source
+    }
+
+    /** The source commit time of the last applied transaction; null when none was applied. */
+    public Instant lastCommit() {
+        if (saved == null || saved.sourceCommitMicros() <= 0) {
+            return null;
+        }
+        return Instant.EPOCH.plus(saved.sourceCommitMicros(), ChronoUnit.MICROS);
+    }
+
+    /** Seconds, see the type's comment; null when unknown. */
+    public Double lagSeconds() {
+        Boolean caught = caughtUp();
+        if (caught == null) {
+            return null;
+        }
+        if (caught) {
+            return 0.0;
+        }
+        Instant last = lastCommit();
+        if (last == null) {
+            return null;
+        }
+        return Math.max(0, (now.toEpochMilli() * 1000 - saved.sourceCommitMicros()) / 1e6);
+    }
+
+    public String text() {
+        Map<String, String> rows = new LinkedHashMap<>();
+        rows.put("applier", name);
+        rows.put("state row", stateTable + " on " + target + (updatedAt == null ? "" : ", updated " + updatedAt));
+        if (saved == null) {
+            rows.put("position", "none: never started (the first run starts at source.start)");
+        } else {
+            rows.put("position", saved.position().coordinates() + (saved.position().gtids().isEmpty() ? ""
+                : ", gtid " + saved.position().gtids()) + " (resume by "
+                + saved.position().resumeBy().name().toLowerCase() + ")");
+            rows.put("pending", saved.pending() == null ? "none" : "a DDL or non-transactional transaction at "
+                + saved.pending().coordinates() + (saved.pending().gtids().isEmpty() ? ""
+                : " (gtid " + saved.pending().gtids() + ")") + " may be partly applied; the next run replays it"
+                + " idempotently");
+            rows.put("applied", saved.appliedTransactions() + " transactions");
+            Instant last = lastCommit();
+            rows.put("last commit", last == null ? "none yet" : last + " (source time of the last applied transaction)");
+        }
+        if (source != null) {
+            rows.put("source end", source.end() + (source.gtids() == null || source.gtids().isBlank() ? ""
+                : ", gtid " + source.gtids().replace("\n", "")) + " (" + source.address() + ")");
+        }
+        if (saved != null && source != null) {
+            Long behind = bytesBehind();
+            rows.put("behind", Boolean.TRUE.equals(caughtUp()) ? "0 bytes: caught up with the source"
+                : behind == null ? "unknown (the saved binlog file is no longer on the source)" : behind + " bytes");
+            Double lag = lagSeconds();
+            rows.put("lag", lag == null ? "unknown (no transaction applied yet)"
+                : lag == 0 ? "0 s" : String.format(java.util.Locale.ROOT, "%.3f s (at most: now minus the last applied"
+                + " commit)", lag));
+        }
+        int width = 0;
+        for (String k : rows.keySet()) {
+            width = Math.max(width, k.length());
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, String> e : rows.entrySet()) {
+            sb.append(String.format("%-" + width + "s  %s%n", e.getKey(), e.getValue()));
+        }
+        return sb.toString();
+    }
+
+    public String json() {
+        List<String> f = new ArrayList<>();
+        f.add(field("name", name));
+        f.add(field("started", saved != null));
+        f.add(field("state_table", stateTable));
+        f.add(field("updated_at", updatedAt == null ? null : updatedAt.toString()));
+        if (saved != null) {
+            f.add("\"position\":" + position(saved.position().coordinates(), saved.position().gtids(),
+                saved.position().resumeBy().name().toLowerCase()));
+            f.add("\"pending\":" + (saved.pending() == null ? "null" : position(saved.pending().coordinates(),
+                saved.pending().gtids(), null)));
+            f.add(field("applied_transactions", saved.appliedTransactions()));
+            f.add(field("last_commit", lastCommit() == null ? null : lastCommit().toString()));
+        }
+        if (source != null) {
+            f.add("\"source_end\":" + position(source.end(), source.gtids() == null ? "" : source.gtids(), null));
+        }
+        f.add(field("caught_up", caughtUp()));
+        f.add(field("bytes_behind", bytesBehind()));
+        f.add(field("lag_seconds", lagSeconds()));
+        return "{" + String.join(",", f) + "}";
+    }
+
+    private static String position(BinlogCoordinates c, String gtids, String resumeBy) {
+        List<String> f = new ArrayList<>();
+        f.add(field("file", c.file()));
+        f.add(field("offset", c.offset()));
+        f.add(field("gtid_set", gtids.replace("\n", "")));
+        if (resumeBy != null) {
+            f.add(field("resume_by", resumeBy));
+        }
+        return "{" + String.join(",", f) + "}";
+    }
+
+    private static String field(String key, Object value) {
+        String v;
+        if (value == null) {
+            v = "null";
+        } else if (value instanceof Number || value instanceof Boolean) {
+            v = value.toString();
+        } else {
+            v = quote(value.toString());
+        }
+        return quote(key) + ":" + v;
+    }
+
+    public static String quote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
+    }
+}
