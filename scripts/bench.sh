@@ -32,9 +32,11 @@ OUT=${OUT:-bench-results/$STAMP}
 TIMEOUT=${TIMEOUT:-1800}
 
 mvn -B -q -ntp -DskipTests package
-JAR=$PWD/applier-server/target/binlog-applier.jar
 mkdir -p "$OUT"
 WORK=$(mktemp -d /tmp/binlog-applier-bench.XXXXXX)
+# a copy, so that a build during the benchmark does not change the contender
+JAR=$WORK/binlog-applier.jar
+cp applier-server/target/binlog-applier.jar "$JAR"
 trap 'stop_servers; rm -rf "$WORK"' EXIT
 
 now() { date +%s.%N; }

@@ -33,6 +33,8 @@ final class ConflictMonitor implements AutoCloseable {
         + " JOIN performance_schema.threads b ON b.THREAD_ID = w.BLOCKING_THREAD_ID";
     static final long POLL_MILLIS = 50;
     static final long STUCK_NANOS = 500_000_000L;
+    /** A statement shorter than this has not waited for a lock worth looking for. */
+    static final long WAITING_NANOS = 30_000_000L;
 
     private final Connection connection;
     private final WorkerState[] workers;
@@ -60,8 +62,8 @@ final class ConflictMonitor implements AutoCloseable {
         try {
             while (running) {
                 Thread.sleep(POLL_MILLIS);
-                if (!anyUnitInFlight()) {
-                    continue;
+                if (!anyUnitInFlight() || !anyStatementRunningFor(WAITING_NANOS)) {
+                    continue; // nobody can be waiting for a lock: spare the target the query
                 }
                 resolve(waits());
                 stuckStatements();
@@ -106,6 +108,18 @@ final class ConflictMonitor implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** True when some worker has been inside one statement for {@code nanos} or longer. */
+    private boolean anyStatementRunningFor(long nanos) {
+        long now = System.nanoTime();
+        for (WorkerState w : workers) {
+            long since = w.busySince;
+            if (since != 0 && now - since >= nanos) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean anyUnitInFlight() {

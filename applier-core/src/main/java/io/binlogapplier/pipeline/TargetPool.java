@@ -26,7 +26,7 @@ public final class TargetPool implements AutoCloseable {
         c.setUsername(target.user());
         c.setPassword(target.password().value());
         c.setMaximumPoolSize(size);
-        c.setMinimumIdle(1);
+        c.setMinimumIdle(size); // every worker's connection made at the start, not under load
         c.setAutoCommit(true);
         c.setConnectionTimeout(Math.max(250, target.connectTimeout().toMillis()));
         c.setInitializationFailTimeout(Math.max(1, target.connectTimeout().toMillis()));
