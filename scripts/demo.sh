@@ -12,6 +12,7 @@ THREADS=${THREADS:-16}
 SECONDS_OF_LOAD=${SECONDS_OF_LOAD:-10}
 WORKERS=${WORKERS:-4}
 MODE=${MODE:-optimistic}
+METHOD=${METHOD:-binlog}
 
 echo "== building binlog-applier"
 mvn -B -q -ntp -DskipTests package
@@ -51,9 +52,10 @@ target:
 apply:
   mode: $MODE
   workers: $WORKERS
+  method: $METHOD
 YAML
 
-echo "== binlog-applier run --until current ($MODE, $WORKERS workers)"
+echo "== binlog-applier run --until current ($MODE, $WORKERS workers, method $METHOD)"
 java -jar "$JAR" run --config "$WORK/demo.yml" --until current | tee "$WORK/applier.log" | grep -v " INFO BinlogReader" || true
 summary=$(grep "applied .* transactions" "$WORK/applier.log" || true)
 
