@@ -188,6 +188,9 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             // A barrier runs alone and is never retried: apply it as it streams in and let its bytes go.
             applyBarrierPart(d, t);
         } else {
+            if (d.joinWait() > 0) {
+                run(d, () -> awaitJoin(d.joinWait()));
+            }
             parts.add(t);
             run(d, this::applyPending);
         }
@@ -250,6 +253,20 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         }
         ctx.publisher().release(t.sizeBytes());
         unitBytes -= t.sizeBytes();
+    }
+
+    /**
+     * Inside the unit, before its next part: wait for an earlier unit that part shares a key with.
+     * The unit's rows so far may not be sent yet (BINLOG method); under SQL their locks are held
+     * meanwhile, and a predecessor that needs one preempts this unit (the wait gives way).
+     */
+    private void awaitJoin(long unit) throws SQLException, InterruptedException {
+        if (ctx.sequencer().committed() >= unit) {
+            return;
+        }
+        state.busySince = 0;
+        ctx.sequencer().awaitCommitted(unit, state);
+        state.busySince = System.nanoTime();
     }
 
     /** Wait for the turn, write the position row in the unit's transaction, commit. */

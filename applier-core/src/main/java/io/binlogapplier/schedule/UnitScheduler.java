@@ -24,8 +24,13 @@ import java.util.TreeMap;
  *   <li><b>optimistic</b>: for the last earlier transaction sharing a write-set key.</li>
  *   <li>both: a barrier waits for everything before it, and everything after waits for it.</li>
  * </ul>
- * A transaction joins the open unit only when that adds no wait the unit did not already have,
- * so a unit waits once, before it starts, and never while holding locks.
+ * A transaction joins the open unit when that adds no wait the unit did not already have. In
+ * optimistic mode it also joins when it shares a key with an earlier unit still in flight: the
+ * open unit then waits, before that transaction, for that unit to commit (it commits after it
+ * anyway). During a catch-up the scheduler runs far ahead of the commits, so most transactions
+ * share some key with a unit in flight; cutting the unit there made units of a dozen transactions
+ * where fifty fit. Waiting inside a unit holds its locks meanwhile; a conflict the keys do not show
+ * is then resolved by preempting the later unit, as any other.
  */
 public final class UnitScheduler {
     private final ApplyMode mode;
@@ -41,6 +46,8 @@ public final class UnitScheduler {
 
     // the open unit
     private Open open;
+    /** Every unit up to this one has committed (as told by the latest {@link #schedule} call). */
+    private long committed;
 
     // dependency state
     private long floor;                  // last barrier unit: everything later waits for it
@@ -61,6 +68,10 @@ public final class UnitScheduler {
         long startNanos;
         boolean barrier;
         boolean pending;
+        /** The latest unit this unit waits for, at its start or inside it. */
+        long waited;
+        /** The wait the next transaction joins with (set when it was admitted). */
+        long nextJoinWait;
     }
 
     /** What follows the part being scheduled, if the ring already has it. */
@@ -95,7 +106,9 @@ public final class UnitScheduler {
     public Decision schedule(Transaction part, TransactionTraits traits, Lookahead next, long nowNanos,
                              long committed) {
         prune(committed);
+        this.committed = committed;
         boolean start = false;
+        long joinWait = 0;
         if (part.part() == 0) {
             if (open == null) {
                 start = true;
@@ -103,6 +116,7 @@ public final class UnitScheduler {
                 open = new Open();
                 open.id = ++lastUnit;
                 open.startWait = wait;
+                open.waited = wait;
                 open.startNanos = nowNanos;
                 open.barrier = traits.barrier();
                 open.pending = traits.pending();
@@ -111,13 +125,17 @@ public final class UnitScheduler {
                 workerOfUnit.put(open.id, open.worker);
                 load[open.worker]++;
             }
+            if (!start) {
+                joinWait = open.nextJoinWait;
+                open.nextJoinWait = 0;
+            }
             record(part, traits);
         }
         open.bytes += part.sizeBytes();
         Open unit = open;
         if (!part.lastPart()) {
             return new Decision(unit.id, unit.worker, start, unit.startWait, false, null, 0, unit.barrier,
-                unit.pending);
+                unit.pending, joinWait);
         }
         unit.transactions++;
         if (part.head().gtid() != null) {
@@ -130,7 +148,7 @@ public final class UnitScheduler {
             open = null;
         }
         return new Decision(unit.id, unit.worker, start, unit.startWait, end, after, unit.transactions, unit.barrier,
-            unit.pending);
+            unit.pending, joinWait);
     }
 
     /** A unit committed: its worker's load drops. Call in commit order. */
@@ -172,7 +190,20 @@ public final class UnitScheduler {
             || nowNanos - unit.startNanos >= bounds.maxDelayNanos()) {
             return false;
         }
-        return workers == 1 || dependency(t, traits, true) <= unit.startWait;
+        if (workers == 1) {
+            return true;
+        }
+        long dep = dependency(t, traits, true);
+        // A unit that is already committed, or one this unit waits for already, is no further wait.
+        if (dep <= Math.max(unit.waited, committed)) {
+            return true;
+        }
+        if (mode == ApplyMode.OPTIMISTIC && dep < unit.id) {
+            unit.nextJoinWait = dep;
+            unit.waited = dep;
+            return true;
+        }
+        return false;
     }
 
     /**

@@ -194,18 +194,73 @@ class UnitSchedulerTest {
     }
 
     @Test
-    void optimisticCutsTheUnitRatherThanWaitInsideIt() {
+    void optimisticJoinsATransactionThatSharesAKeyWithAnEarlierUnitAndWaitsForItInsideTheUnit() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
+        s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {7}), null, 0, 0);
+        Transaction t2 = Transactions.mariadb(2, 2);
+        Transaction t3 = Transactions.mariadb(3, 3);
+        Transaction t4 = Transactions.mariadb(4, 4);
+        Decision d2 = s.schedule(t2, TransactionTraits.ordinary(new long[] {8}),
+            new UnitScheduler.Lookahead.Next(t3, TransactionTraits.ordinary(new long[] {7})), 0, 0);
+        Decision d3 = s.schedule(t3, TransactionTraits.ordinary(new long[] {7}),
+            new UnitScheduler.Lookahead.Next(t4, TransactionTraits.ordinary(new long[] {7, 9})), 0, 0);
+        Decision d4 = s.schedule(t4, TransactionTraits.ordinary(new long[] {7, 9}), null, 0, 0);
+
+        assertThat(d2.unitId()).isEqualTo(2);
+        assertThat(d2.waitFor()).as("unit 2 starts at once").isZero();
+        assertThat(d2.joinWait()).isZero();
+        assertThat(d2.unitEnd()).as("t3 joins unit 2 although unit 1, sharing key 7, is in flight").isFalse();
+        assertThat(d3.unitId()).isEqualTo(2);
+        assertThat(d3.joinWait()).as("unit 2 waits for unit 1 before applying t3").isEqualTo(1);
+        assertThat(d4.unitId()).isEqualTo(2);
+        assertThat(d4.joinWait()).as("key 7 is now the open unit's own: no further wait").isZero();
+        assertThat(d4.unitEnd()).isTrue();
+        assertThat(d4.transactions()).isEqualTo(3);
+    }
+
+    @Test
+    void conservativeNeverWaitsInsideAUnit() {
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 4, BIG);
+        s.schedule(Transactions.mariadb(1, 7), PLAIN, null, 0, 0);
+        Transaction t2 = Transactions.mariadb(2, 7);
+        Transaction t3 = Transactions.mariadb(3, 8);
+        Decision d2 = s.schedule(t2, PLAIN, new UnitScheduler.Lookahead.Next(t3, PLAIN), 0, 0);
+        Decision d3 = s.schedule(t3, PLAIN, null, 0, 0);
+
+        assertThat(d2.unitEnd()).isTrue();
+        assertThat(d3.unitId()).isEqualTo(3);
+        assertThat(d3.joinWait()).isZero();
+        assertThat(d3.waitFor()).isEqualTo(2);
+    }
+
+    @Test
+    void optimisticJoinsATransactionWhoseConflictingUnitHasAlreadyCommitted() {
         UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
         s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {7}), null, 0, 0);
         Transaction t2 = Transactions.mariadb(2, 2);
         Transaction t3 = Transactions.mariadb(3, 3);
         Decision d2 = s.schedule(t2, TransactionTraits.ordinary(new long[] {8}),
-            new UnitScheduler.Lookahead.Next(t3, TransactionTraits.ordinary(new long[] {7})), 0, 0);
-        Decision d3 = s.schedule(t3, TransactionTraits.ordinary(new long[] {7}), null, 0, 0);
+            new UnitScheduler.Lookahead.Next(t3, TransactionTraits.ordinary(new long[] {7})), 0, 1);
+        Decision d3 = s.schedule(t3, TransactionTraits.ordinary(new long[] {7}), null, 0, 1);
 
-        assertThat(d2.unitEnd()).as("t3 would have to wait for unit 1 in the middle of unit 2").isTrue();
-        assertThat(d3.unitId()).isEqualTo(3);
-        assertThat(d3.waitFor()).isEqualTo(1);
+        assertThat(d2.unitEnd()).as("unit 1, which t3 follows, is committed: nothing to wait for").isFalse();
+        assertThat(d3.unitId()).isEqualTo(2);
+        assertThat(d3.unitEnd()).isTrue();
+        assertThat(d3.transactions()).isEqualTo(2);
+    }
+
+    @Test
+    void conservativeJoinsTheNextGroupOnceTheEarlierUnitsHaveCommitted() {
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 4, BIG);
+        s.schedule(Transactions.mariadb(1, 7), PLAIN, null, 0, 0);
+        Transaction t2 = Transactions.mariadb(2, 7);
+        Transaction t3 = Transactions.mariadb(3, 8);
+        Decision d2 = s.schedule(t2, PLAIN, new UnitScheduler.Lookahead.Next(t3, PLAIN), 0, 1);
+        Decision d3 = s.schedule(t3, PLAIN, null, 0, 1);
+
+        assertThat(d2.unitId()).isEqualTo(2);
+        assertThat(d2.unitEnd()).as("group 8 needs group 7 committed, and unit 1 holding it is").isFalse();
+        assertThat(d3.unitId()).isEqualTo(2);
     }
 
     @Test
