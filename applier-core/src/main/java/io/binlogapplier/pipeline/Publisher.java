@@ -20,6 +20,7 @@ final class Publisher implements TransactionAssembler.Sink {
     private final FailureLatch failure;
     private final BinlogCoordinates until;
     private final Runnable onUntilReached;
+    private final PipelineMetrics metrics;
     private final AtomicLong bytesInFlight = new AtomicLong();
     private volatile boolean closed;
     private volatile BinlogCoordinates received;
@@ -29,7 +30,8 @@ final class Publisher implements TransactionAssembler.Sink {
      * @param onUntilReached called once, on the reader thread, right after END was published for until
      */
     Publisher(RingBuffer<RingSlot> ring, long maxBytes, FailureLatch failure, BinlogCoordinates until,
-              Runnable onUntilReached) {
+              Runnable onUntilReached, PipelineMetrics metrics) {
+        this.metrics = metrics;
         this.ring = ring;
         this.maxBytes = maxBytes;
         this.failure = failure;
@@ -47,6 +49,8 @@ final class Publisher implements TransactionAssembler.Sink {
         if (seq < 0) {
             return;
         }
+        // Counted before the workers can see it, so the received count never trails the applied one.
+        metrics.received(part);
         try {
             ring.get(seq).set(part);
         } finally {
@@ -60,6 +64,9 @@ final class Publisher implements TransactionAssembler.Sink {
             return;
         }
         received = position;
+        // A heartbeat is sent when the source has nothing newer: its position is the source's binlog end.
+        metrics.readerAt(position);
+        metrics.sourceEnd(position);
         if (until != null && position.atOrAfter(until)) {
             end(false);
             onUntilReached.run();
@@ -80,6 +87,7 @@ final class Publisher implements TransactionAssembler.Sink {
     @Override
     public void passed(BinlogCoordinates position) throws InterruptedException {
         received = position;
+        metrics.readerAt(position);
         if (until != null && !closed && position.atOrAfter(until)) {
             end(false);
             onUntilReached.run();
