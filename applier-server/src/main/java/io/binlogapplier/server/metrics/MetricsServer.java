@@ -28,8 +28,11 @@ import java.util.concurrent.Executors;
 public final class MetricsServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
     static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
-    /** While starting, a scrape waits this long for the lag to be known rather than report NaN. */
-    static final long STARTUP_WAIT_MILLIS = 3_000;
+    /**
+     * While starting, a scrape waits this long for the lag to be known rather than report NaN; less
+     * than Prometheus' default scrape timeout (10 s).
+     */
+    static final long STARTUP_WAIT_MILLIS = 8_000;
 
     private final HttpServer server;
     private final ExecutorService executor;
