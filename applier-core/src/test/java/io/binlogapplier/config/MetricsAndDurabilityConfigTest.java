@@ -2,6 +2,8 @@ package io.binlogapplier.config;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,5 +67,21 @@ class MetricsAndDurabilityConfigTest {
             .hasMessageContaining("durability.mode: must be one of relaxed, relaxed_while_lagging, unchanged, not 'fast'")
             .hasMessageContaining("durability.lag_threshold: must be a duration")
             .hasMessageContaining("metrics.port: unknown key");
+    }
+
+    @Test
+    void theExampleFileSpellsOutTheDefaults() {
+        Path example = null;
+        for (Path d = Path.of("").toAbsolutePath(); d != null && example == null; d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve("config/example.yml"))) {
+                example = d.resolve("config/example.yml");
+            }
+        }
+        assertThat(example).as("config/example.yml").isNotNull();
+
+        ApplierConfig c = new ConfigLoader(k -> null).load(example);
+
+        assertThat(c.metrics()).isEqualTo(MetricsConfig.DEFAULT);
+        assertThat(c.durability()).isEqualTo(DurabilityConfig.DEFAULT);
     }
 }
