@@ -105,7 +105,8 @@ public final class Applier {
                 state.ensureTable(control);
                 charsets = CharsetResolver.load(control);
                 Optional<StateStore.Saved> existing = state.load(control);
-                BinlogCoordinates sourceEnd = source.currentPosition();
+                BinlogCoordinates sourceEnd = until instanceof Until.Current ? source.currentPosition()
+                    : sourceEndOrNull(source);
                 untilAt = until instanceof Until.Current ? sourceEnd
                     : until instanceof Until.At a ? a.coordinates() : null;
                 if (existing.isPresent()) {
@@ -128,7 +129,9 @@ public final class Applier {
                         config.source().start());
                 }
                 status.positionLoaded(saved.position(), saved.sourceCommitMicros());
-                metrics.sourceEnd(sourceEnd);
+                if (sourceEnd != null) {
+                    metrics.sourceEnd(sourceEnd);
+                }
             } catch (SQLException e) {
                 throw TargetErrors.connect(e);
             }
@@ -209,6 +212,15 @@ public final class Applier {
                     throw TargetErrors.connect(e);
                 }
             }
+        }
+    }
+
+    /** The source's binlog end for the lag; null when it cannot be read (the poller says why, later). */
+    private static BinlogCoordinates sourceEndOrNull(SourceInspector source) {
+        try {
+            return source.currentPosition();
+        } catch (ApplierException e) {
+            return null;
         }
     }
 
