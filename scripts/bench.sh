@@ -7,7 +7,8 @@
 # Prints one table and writes it as Markdown and CSV under bench-results/.
 #
 # Knobs (environment): WORKLOADS, TABLES, TABLE_SIZE, THREADS, LOAD_SECONDS, FLUSH, NATIVE, OURS, REPEAT,
-# BENCH_JAVA_OPTS, BENCH_APPLY_EXTRA (e.g. ", unit_max_transactions: 100"), OUT.
+# BENCH_JAVA_OPTS, BENCH_APPLY_EXTRA (e.g. ", unit_max_transactions: 100"), BENCH_METRICS_LISTEN (default off,
+# e.g. 127.0.0.1:9104 to time the applier with its metrics endpoint), OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -81,6 +82,9 @@ name: bench
 source: {host: 127.0.0.1, port: $SRC, user: root, password: "", server_id: 4242, start: "$START_FILE:$START_POS"}
 target: {host: 127.0.0.1, port: $TGT, user: root, password: ""}
 apply: {mode: $1, workers: $2, method: $3 $BENCH_APPLY_EXTRA}
+# the target's flush setting is the workload's (as for the native replica); metrics off unless asked for
+durability: {mode: unchanged}
+metrics: {listen: ${BENCH_METRICS_LISTEN:-off}}
 YAML
   local t0; t0=$(now)
   if ! timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${4:-} -jar "$JAR" run --config "$WORK/bench.yml" --until current >"$WORK/ours.log" 2>&1; then

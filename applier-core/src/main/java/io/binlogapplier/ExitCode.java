@@ -34,7 +34,8 @@ public enum ExitCode {
     TARGET_PRIVILEGE(25, false, "the target user lacks a privilege"),
     TARGET_STATEMENT_FAILED(26, false, "a statement from the source failed on the target"),
     STATE_INVALID(30, false, "the applier state table on the target is unusable"),
-    STOP_TIMEOUT(40, true, "graceful stop did not finish in time");
+    STOP_TIMEOUT(40, true, "graceful stop did not finish in time"),
+    METRICS_LISTEN(50, false, "the metrics endpoint cannot listen on metrics.listen (address in use or not allowed)");
 
     private final int code;
     private final boolean restartMayHelp;

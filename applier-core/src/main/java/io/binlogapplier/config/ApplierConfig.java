@@ -5,7 +5,9 @@ package io.binlogapplier.config;
  *
  * @param name names this applier: its row in the state table, its threads and its metrics' target tag
  * @param filter which source tables are applied, under which target schema ({@link FilterConfig#NONE}: all, as they are)
+ * @param metrics where the metrics endpoint listens
+ * @param durability what happens to the target's flush settings
  */
 public record ApplierConfig(String name, SourceConfig source, TargetConfig target, ApplyConfig apply,
-                            FilterConfig filter) {
+                            FilterConfig filter, MetricsConfig metrics, DurabilityConfig durability) {
 }

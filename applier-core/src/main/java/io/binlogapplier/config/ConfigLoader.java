@@ -68,11 +68,13 @@ public final class ConfigLoader {
         TargetConfig target = target(r.section("target"));
         ApplyConfig apply = apply(r.section("apply"));
         FilterConfig filter = FilterConfigReader.read(r.section("filter"), target.stateSchema());
+        MetricsConfig metrics = metrics(r.section("metrics"));
+        DurabilityConfig durability = durability(r.section("durability"));
         r.rejectUnknown();
         if (!problems.isEmpty()) {
             throw new ConfigException(origin, problems);
         }
-        return new ApplierConfig(name, source, target, apply, filter);
+        return new ApplierConfig(name, source, target, apply, filter, metrics, durability);
     }
 
     /**
@@ -137,6 +139,35 @@ public final class ConfigLoader {
         int retries = (int) r.integer("retries", 10, 0, 1000, false);
         r.rejectUnknown();
         return new ApplyConfig(mode, method, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries);
+    }
+
+    private MetricsConfig metrics(ConfigReader r) {
+        String listen = r.string("listen", null, false);
+        MetricsConfig m = MetricsConfig.DEFAULT;
+        if (listen != null) {
+            String text = listen.trim();
+            if (text.equalsIgnoreCase("off") || text.equalsIgnoreCase("false")) {
+                m = MetricsConfig.OFF;
+            } else {
+                m = MetricsConfig.parseOrNull(text);
+                if (m == null) {
+                    r.problem("listen", "must be host:port such as 127.0.0.1:9104 ([::1]:9104 for IPv6, :9104 for every"
+                        + " interface) or off, not " + ConfigReader.describe(text));
+                    m = MetricsConfig.DEFAULT;
+                }
+            }
+        }
+        r.rejectUnknown();
+        return m;
+    }
+
+    private DurabilityConfig durability(ConfigReader r) {
+        DurabilityConfig d = DurabilityConfig.DEFAULT;
+        DurabilityMode mode = r.choice("mode", d.mode(), DurabilityMode.class);
+        Duration threshold = r.duration("lag_threshold", d.lagThreshold(), Duration.ofSeconds(1));
+        Duration strictAfter = r.duration("strict_after", d.strictAfter(), Duration.ofSeconds(1));
+        r.rejectUnknown();
+        return new DurabilityConfig(mode, threshold, strictAfter);
     }
 
     /** password, password_file or password_env: at most one. */

@@ -8,6 +8,7 @@ import io.binlogapplier.binlog.SourceErrors;
 import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.StartPosition;
+import io.binlogapplier.durability.Durability;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.SourcePosition;
@@ -17,6 +18,8 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -26,6 +29,8 @@ import java.util.Optional;
  */
 public final class Applier {
     private static final Logger log = LoggerFactory.getLogger(Applier.class);
+    /** How often the source's binlog end is read while streaming (for the lag). */
+    static final long SOURCE_END_POLL_MILLIS = 1000;
 
     /** How far to apply: forever, or up to a source position. */
     public sealed interface Until {
@@ -52,6 +57,7 @@ public final class Applier {
 
     private final ApplierConfig config;
     private final PipelineMetrics metrics;
+    private final ApplierStatus status;
     private final long stopTimeoutMillis;
     private volatile Pipeline current;
     private volatile boolean stopRequested;
@@ -61,18 +67,42 @@ public final class Applier {
     }
 
     public Applier(ApplierConfig config, PipelineMetrics metrics, long stopTimeoutMillis) {
+        this(config, metrics, stopTimeoutMillis, new ApplierStatus(Clock.systemUTC()));
+    }
+
+    /** @param status told everything {@code metrics} is told, and the run's state; read it for health and lag */
+    public Applier(ApplierConfig config, PipelineMetrics metrics, long stopTimeoutMillis, ApplierStatus status) {
         this.config = config;
-        this.metrics = metrics;
+        this.status = status;
+        this.metrics = PipelineMetrics.tee(status, metrics);
         this.stopTimeoutMillis = stopTimeoutMillis;
     }
 
+    public ApplierStatus status() {
+        return status;
+    }
+
     public Outcome run(Until until) throws InterruptedException {
+        try {
+            Outcome o = apply(until);
+            status.stopped();
+            return o;
+        } catch (RuntimeException e) {
+            ApplierException failure = ApplierException.of(e);
+            status.failed(failure);
+            metrics.error(failure.exitCode().name().toLowerCase(Locale.ROOT));
+            throw e;
+        }
+    }
+
+    private Outcome apply(Until until) throws InterruptedException {
         long started = System.nanoTime();
         StateStore state = new StateStore(config.target().stateSchema(), config.name());
         BinlogCoordinates untilAt;
         StateStore.Saved saved;
         boolean insertedNow = false;
-        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 2, config.name())) {
+        // workers, the scheduler, the conflict monitor, the control connection / durability
+        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 3, config.name())) {
             CharsetResolver charsets;
             try (SourceInspector source = SourceInspector.connect(config.source());
                  Connection control = pool.get()) {
@@ -80,7 +110,9 @@ public final class Applier {
                 state.ensureTable(control);
                 charsets = CharsetResolver.load(control);
                 Optional<StateStore.Saved> existing = state.load(control);
-                untilAt = until instanceof Until.Current ? source.currentPosition()
+                BinlogCoordinates sourceEnd = until instanceof Until.Current ? source.currentPosition()
+                    : sourceEndOrNull(source);
+                untilAt = until instanceof Until.Current ? sourceEnd
                     : until instanceof Until.At a ? a.coordinates() : null;
                 if (until instanceof Until.Gtid g) {
                     requireGtidOfSourceKind(g.goal(), source);
@@ -104,18 +136,50 @@ public final class Applier {
                     log.info("no saved position for '{}': starting at {} (source.start: {})", config.name(), start,
                         config.source().start());
                 }
+                status.positionLoaded(saved.position(), saved.sourceCommitMicros());
+                if (sourceEnd != null) {
+                    metrics.sourceEnd(sourceEnd);
+                }
             } catch (SQLException e) {
                 throw TargetErrors.connect(e);
             }
+            Durability durability = new Durability(config.durability(), config.target().stateSchema(), config.name(),
+                pool::get, new Durability.Listener() {
+                    @Override
+                    public void relaxed(boolean relaxed) {
+                        status.flushRelaxed(relaxed);
+                    }
+
+                    @Override
+                    public void warning(String message) {
+                        status.warning(message);
+                        metrics.error("flush_settings");
+                    }
+                });
             if (untilAt != null && saved.position().coordinates().atOrAfter(untilAt)) {
                 log.info("already at {}: nothing to apply up to {}", saved.position(), untilAt);
+                durability.end(); // settings a crashed run left relaxed
                 return new Outcome(saved.position(), 0, 0, 0, elapsed(started), true);
             }
             GtidGoal untilGtid = until instanceof Until.Gtid g ? g.goal() : null;
             if (untilGtid != null && untilGtid.reachedBy(saved.position().gtids())) {
                 log.info("already at {}: it holds {}", saved.position(), untilGtid);
+                durability.end(); // settings a crashed run left relaxed
                 return new Outcome(saved.position(), 0, 0, 0, elapsed(started), true);
             }
+            return stream(pool, state, saved, untilAt, untilGtid, charsets, insertedNow, durability, started);
+        }
+    }
+
+    /** Runs pipelines until the until-position, a stop, a failure, or too many lost sources. */
+    private Outcome stream(TargetPool pool, StateStore state, StateStore.Saved saved, BinlogCoordinates untilAt,
+                           GtidGoal untilGtid, CharsetResolver charsets, boolean insertedNow, Durability durability,
+                           long started)
+        throws InterruptedException {
+        SourceEndPoller poller = new SourceEndPoller(config.name(), config.source(), metrics, SOURCE_END_POLL_MILLIS);
+        try (poller; durability) {
+            poller.start();
+            durability.begin(status::lagSeconds);
             TableSchemaCache schemas = new TableSchemaCache();
             long transactions = 0;
             long rows = 0;
@@ -145,11 +209,13 @@ public final class Applier {
                 if (result.ending() != Pipeline.Ending.SOURCE_LOST || stopRequested) {
                     return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
                 }
+                metrics.error("source_lost");
                 if (++losses > config.source().reconnectAttempts()) {
                     throw new ApplierException(ExitCode.SOURCE_UNREACHABLE, result.sourceLoss().getMessage()
                         + " (gave up after " + config.source().reconnectAttempts() + " reconnects)",
                         result.sourceLoss());
                 }
+                status.reconnecting(result.sourceLoss().getMessage());
                 long backoff = Math.min(30_000, 500L << Math.min(6, losses - 1));
                 log.info("reconnecting to the source in {} ms (attempt {} of {})", backoff, losses,
                     config.source().reconnectAttempts());
@@ -161,6 +227,15 @@ public final class Applier {
                     throw TargetErrors.connect(e);
                 }
             }
+        }
+    }
+
+    /** The source's binlog end for the lag; null when it cannot be read (the poller says why, later). */
+    private static BinlogCoordinates sourceEndOrNull(SourceInspector source) {
+        try {
+            return source.currentPosition();
+        } catch (ApplierException e) {
+            return null;
         }
     }
 
@@ -209,6 +284,7 @@ public final class Applier {
     /** Graceful stop: no more reading, commit what is complete, then {@link #run} returns. */
     public void requestStop() {
         stopRequested = true;
+        status.stopping();
         Pipeline p = current;
         if (p != null) {
             p.requestStop();

@@ -314,7 +314,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 step.run();
                 return;
             } catch (WorkerState.Preempted p) {
-                retry(d, "an earlier unit (" + p.blockedUnit + ") waits for one of its locks", null);
+                retry(d, "an earlier unit (" + p.blockedUnit + ") waits for one of its locks", "preempted", null);
             } catch (SQLException e) {
                 if (TransactionApplier.binlogUnknownError(e)) {
                     if (sqlFallback) {
@@ -339,13 +339,13 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                     log.info("unit {} met a data conflict while earlier units were in flight ({}); retrying it after"
                         + " them before calling it a real one", d.unitId(), fatal.getMessage());
                     serialRetried = true;
-                    retry(d, "data conflict while earlier units were in flight", null);
+                    retry(d, "data conflict while earlier units were in flight", "data_conflict_in_flight", null);
                     continue;
                 }
                 if (v == SqlErrors.Verdict.RECONNECT) {
                     throw TargetErrors.connect(e);
                 }
-                retry(d, SqlErrors.firstLineOf(e), e);
+                retry(d, SqlErrors.firstLineOf(e), retryReason(e), e);
             } catch (ApplierException e) {
                 if (!orderingMayExplain(d, e)) {
                     throw e;
@@ -355,7 +355,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 log.info("unit {} met a data conflict while earlier units were in flight ({}); retrying it after"
                     + " them before calling it a real one", d.unitId(), e.getMessage());
                 serialRetried = true;
-                retry(d, "data conflict while earlier units were in flight", null);
+                retry(d, "data conflict while earlier units were in flight", "data_conflict_in_flight", null);
             } finally {
                 state.busySince = 0;
             }
@@ -367,7 +367,18 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         return e.exitCode() == ExitCode.TARGET_DATA_CONFLICT && !d.barrier() && !startedAlone && !serialRetried;
     }
 
-    private void retry(Decision d, String why, SQLException cause) throws SQLException, InterruptedException {
+    /** The metrics tag for a retried SQL error. */
+    static String retryReason(SQLException e) {
+        return switch (e.getErrorCode()) {
+            case 1213 -> "deadlock";
+            case 1205 -> "lock_wait_timeout";
+            case 1317 -> "interrupted";
+            default -> "other";
+        };
+    }
+
+    private void retry(Decision d, String why, String reason, SQLException cause)
+        throws SQLException, InterruptedException {
         if (d.barrier()) {
             // A barrier's parts are not kept (it may be huge) and nothing runs beside it: no retry.
             throw new ApplierException(ExitCode.TARGET_STATEMENT_FAILED, "unit " + d.unitId() + " (applied alone)"
@@ -380,7 +391,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 + " apply.retries", cause);
         }
         rollback();
-        ctx.metrics().retried(why);
+        ctx.metrics().retried(reason);
         log.info("unit {} lost a lock conflict ({}); retrying after its predecessors commit (retry {} of {})",
             d.unitId(), why, attempts, ctx.retries());
         if (cause != null && !ctx.failure().failed()) {

@@ -41,10 +41,12 @@ final class ConflictMonitor implements AutoCloseable {
     private final CommitSequencer sequencer;
     private final Thread thread;
     private final String query;
+    private final PipelineMetrics metrics;
     private volatile boolean running = true;
 
-    ConflictMonitor(String name, Connection connection, WorkerState[] workers, CommitSequencer sequencer)
-        throws SQLException {
+    ConflictMonitor(String name, Connection connection, WorkerState[] workers, CommitSequencer sequencer,
+                    PipelineMetrics metrics) throws SQLException {
+        this.metrics = metrics;
         this.connection = connection;
         this.workers = workers;
         this.sequencer = sequencer;
@@ -95,6 +97,7 @@ final class ConflictMonitor implements AutoCloseable {
             for (WorkerState later : workers) {
                 long laterUnit = later.unit;
                 if (laterUnit > unit && later.preempt(laterUnit, unit)) {
+                    metrics.conflict("long_statement");
                     log.info("unit {} has run one statement for {} ms while later unit {} is in flight: rolling"
                         + " the later unit back to retry after its predecessors", unit, (now - since) / 1_000_000,
                         laterUnit);
@@ -157,6 +160,7 @@ final class ConflictMonitor implements AutoCloseable {
             if (!w.preempt(v.unit(), v.blockedUnit())) {
                 continue;
             }
+            metrics.conflict("lock_wait");
             log.info("unit {} holds a lock on {} that earlier unit {} waits for: rolling it back to retry after its"
                 + " predecessors", v.unit(), v.table(), v.blockedUnit());
             if (v.alsoWaiting()) {

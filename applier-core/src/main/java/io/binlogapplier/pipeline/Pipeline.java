@@ -107,7 +107,7 @@ public final class Pipeline {
             if (r != null) {
                 r.stop();
             }
-        });
+        }, metrics);
         publisher = pub;
 
         Connection schedulerConnection;
@@ -140,7 +140,7 @@ public final class Pipeline {
         ConflictMonitor conflicts = null;
         if (workers > 1) {
             try {
-                conflicts = new ConflictMonitor(name, target.get(), states, seq);
+                conflicts = new ConflictMonitor(name, target.get(), states, seq, metrics);
                 conflicts.start();
             } catch (SQLException e) {
                 throw TargetErrors.connect(e);
@@ -153,6 +153,9 @@ public final class Pipeline {
         if (!config.filter().equals(io.binlogapplier.config.FilterConfig.NONE)) {
             log.info("{}", rules);
         }
+        metrics.streamStarted(new Probe(ring, pub, states, seq,
+            config.apply().ringEntries() + workers * config.apply().unitMaxTransactions()));
+
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
             pub, new StatementFilter(rules, charsets::charsetOf));
         RowEventFilter rowFilter = new RowEventFilter(rules, assembler::accept);
@@ -258,6 +261,55 @@ public final class Pipeline {
                     // already closed
                 }
             }
+        }
+    }
+
+    /**
+     * Gauges read through this, on demand. Transactions in flight are bounded by the ring (a worker
+     * blocked in a unit holds back the ring) plus the units the workers hold, each at most
+     * {@code unit_max_transactions}.
+     */
+    private record Probe(RingBuffer<RingSlot> ring, Publisher publisher, WorkerState[] states, CommitSequencer seq,
+                         int inFlightBound) implements PipelineProbe {
+        @Override
+        public long ringEntries() {
+            return ring.getBufferSize() - ring.remainingCapacity();
+        }
+
+        @Override
+        public long ringBytes() {
+            return publisher.bytesInFlight();
+        }
+
+        @Override
+        public int busyWorkers() {
+            int busy = 0;
+            for (WorkerState w : states) {
+                if (w.unit != 0) {
+                    busy++;
+                }
+            }
+            return busy;
+        }
+
+        @Override
+        public int workers() {
+            return states.length;
+        }
+
+        @Override
+        public long appliedTransactions() {
+            return seq.committedTransactions();
+        }
+
+        @Override
+        public SourcePosition appliedPosition() {
+            return seq.lowWater();
+        }
+
+        @Override
+        public long appliedCommitMicros() {
+            return seq.lowWaterCommitMicros();
         }
     }
 

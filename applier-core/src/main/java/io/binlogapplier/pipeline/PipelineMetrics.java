@@ -1,13 +1,114 @@
 package io.binlogapplier.pipeline;
 
-/** What the pipeline reports; implementations must be thread-safe. The default does nothing. */
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.transaction.Transaction;
+
+/**
+ * What the pipeline reports as it happens. Implementations must be thread-safe and cheap:
+ * {@link #received}, {@link #readerAt} and {@link #unitCommitted} run on the hot path (reader and
+ * worker threads), so no locks, no I/O, no allocation per row. Every method does nothing by default.
+ * Tag values passed as {@code reason} or {@code kind} come from a small fixed set (never error text).
+ */
 public interface PipelineMetrics {
     PipelineMetrics NONE = new PipelineMetrics() {
     };
 
+    /** A stream (one connection to the source) starts; {@code probe} reads that pipeline's state on demand. */
+    default void streamStarted(PipelineProbe probe) {
+    }
+
+    /** A transaction part went onto the ring (reader thread); {@code part.lastPart()}: the transaction is whole. */
+    default void received(Transaction part) {
+    }
+
+    /** The reader passed {@code position} between transactions (reader thread). */
+    default void readerAt(BinlogCoordinates position) {
+    }
+
+    /** The source's binlog ends at {@code end}: from a heartbeat or from SHOW MASTER STATUS. */
+    default void sourceEnd(BinlogCoordinates end) {
+    }
+
+    /** A unit committed on the target (worker thread; calls of different workers may arrive out of order). */
     default void unitCommitted(int transactions, long rows, long bytes) {
     }
 
+    /**
+     * A unit was rolled back to be applied again. {@code reason}: preempted, deadlock,
+     * lock_wait_timeout, interrupted, data_conflict_in_flight or other.
+     */
     default void retried(String reason) {
+    }
+
+    /** The conflict monitor made a later unit give way. {@code reason}: lock_wait or long_statement. */
+    default void conflict(String reason) {
+    }
+
+    /**
+     * Something went wrong. {@code kind}: an {@link io.binlogapplier.ExitCode} name in lower case for
+     * a failure that stops the applier, {@code source_lost} for a lost source that is reconnected,
+     * {@code source_end_poll} when the source's binlog end could not be read, {@code flush_settings}
+     * when the target's flush settings could not be changed.
+     */
+    default void error(String kind) {
+    }
+
+    /** Reports to {@code first}, then to {@code second}. */
+    static PipelineMetrics tee(PipelineMetrics first, PipelineMetrics second) {
+        if (second == NONE) {
+            return first;
+        }
+        if (first == NONE) {
+            return second;
+        }
+        return new PipelineMetrics() {
+            @Override
+            public void streamStarted(PipelineProbe probe) {
+                first.streamStarted(probe);
+                second.streamStarted(probe);
+            }
+
+            @Override
+            public void received(Transaction part) {
+                first.received(part);
+                second.received(part);
+            }
+
+            @Override
+            public void readerAt(BinlogCoordinates position) {
+                first.readerAt(position);
+                second.readerAt(position);
+            }
+
+            @Override
+            public void sourceEnd(BinlogCoordinates end) {
+                first.sourceEnd(end);
+                second.sourceEnd(end);
+            }
+
+            @Override
+            public void unitCommitted(int transactions, long rows, long bytes) {
+                first.unitCommitted(transactions, rows, bytes);
+                second.unitCommitted(transactions, rows, bytes);
+            }
+
+            @Override
+            public void retried(String reason) {
+                first.retried(reason);
+                second.retried(reason);
+            }
+
+            @Override
+            public void conflict(String reason) {
+                first.conflict(reason);
+                second.conflict(reason);
+            }
+
+            @Override
+            public void error(String kind) {
+                first.error(kind);
+                second.error(kind);
+            }
+        };
     }
 }

@@ -27,6 +27,7 @@ final class Publisher implements TransactionAssembler.Sink {
     private final GtidGoal.Progress untilGtid;
     /** The transaction being published completes {@link #untilGtid}: end after its last part. */
     private boolean endAfterThis;
+    private final PipelineMetrics metrics;
     private final AtomicLong bytesInFlight = new AtomicLong();
     private volatile boolean closed;
     private volatile BinlogCoordinates received;
@@ -37,7 +38,8 @@ final class Publisher implements TransactionAssembler.Sink {
      * @param onUntilReached called once, on the reader thread, right after END was published for until
      */
     Publisher(RingBuffer<RingSlot> ring, long maxBytes, FailureLatch failure, BinlogCoordinates until,
-              GtidGoal.Progress untilGtid, Runnable onUntilReached) {
+              GtidGoal.Progress untilGtid, Runnable onUntilReached, PipelineMetrics metrics) {
+        this.metrics = metrics;
         this.ring = ring;
         this.maxBytes = maxBytes;
         this.failure = failure;
@@ -68,6 +70,8 @@ final class Publisher implements TransactionAssembler.Sink {
         if (seq < 0) {
             return;
         }
+        // Counted before the workers can see it, so the received count never trails the applied one.
+        metrics.received(part);
         try {
             ring.get(seq).set(part);
         } finally {
@@ -85,6 +89,9 @@ final class Publisher implements TransactionAssembler.Sink {
             return;
         }
         received = position;
+        // A heartbeat is sent when the source has nothing newer: its position is the source's binlog end.
+        metrics.readerAt(position);
+        metrics.sourceEnd(position);
         if (until != null && position.atOrAfter(until)) {
             end(false);
             onUntilReached.run();
@@ -105,6 +112,7 @@ final class Publisher implements TransactionAssembler.Sink {
     @Override
     public void passed(BinlogCoordinates position) throws InterruptedException {
         received = position;
+        metrics.readerAt(position);
         if (until != null && !closed && position.atOrAfter(until)) {
             end(false);
             onUntilReached.run();

@@ -11,7 +11,11 @@ public final class TestApplier {
     private TestApplier() {
     }
 
-    /** The YAML of a configuration pointing at {@code pair}; {@code extra} is appended (more sections). */
+    /**
+     * The YAML of a configuration pointing at {@code pair}; {@code extra} is appended (more sections).
+     * The metrics endpoint is off (tests running at once must not compete for its port): replace
+     * {@code "listen: off"} to have one.
+     */
     public static String yaml(ServerPair pair, String name, String start, String mode, int workers, String extraApply) {
         return "name: " + name + "\n"
             + "source:\n"
@@ -27,6 +31,8 @@ public final class TestApplier {
             + "  port: " + pair.target.port() + "\n"
             + "  user: root\n"
             + "  password: \"\"\n"
+            + "metrics:\n"
+            + "  listen: off\n"
             + "apply:\n"
             + "  mode: " + mode + "\n"
             + "  workers: " + workers + "\n"

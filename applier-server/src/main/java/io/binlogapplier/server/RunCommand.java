@@ -6,15 +6,17 @@ import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.ConfigException;
 import io.binlogapplier.config.ConfigLoader;
 import io.binlogapplier.pipeline.Applier;
-import io.binlogapplier.pipeline.PipelineMetrics;
+import io.binlogapplier.pipeline.ApplierStatus;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
+import io.binlogapplier.server.metrics.MetricsServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.concurrent.Callable;
 
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = Version.class,
@@ -40,12 +42,19 @@ final class RunCommand implements Callable<Integer> {
             throw e.asApplierException();
         }
         Applier.Until u = parseUntil(until);
-        Applier applier = new Applier(cfg, PipelineMetrics.NONE, STOP_TIMEOUT_MILLIS);
-        ShutdownCoordinator.onTerm(() -> {
-            log.info("stop requested: committing what is complete");
-            applier.requestStop();
-        }, STOP_TIMEOUT_MILLIS + 10_000);
-        Applier.Outcome o = applier.run(u);
+        ApplierStatus status = new ApplierStatus(Clock.systemUTC());
+        try (MetricsServer endpoint = MetricsServer.start(cfg, status)) {
+            Applier applier = new Applier(cfg, endpoint.metrics(), STOP_TIMEOUT_MILLIS, status);
+            ShutdownCoordinator.onTerm(() -> {
+                log.info("stop requested: committing what is complete");
+                applier.requestStop();
+            }, STOP_TIMEOUT_MILLIS + 10_000);
+            report(applier.run(u));
+        }
+        return ExitCode.OK.code();
+    }
+
+    private static void report(Applier.Outcome o) {
         if (o.nothingToDo()) {
             log.info("nothing to apply: the target is at {}", o.position());
         } else {
@@ -53,7 +62,6 @@ final class RunCommand implements Callable<Integer> {
                 o.transactions(), o.rows(), o.millis(), o.millis() == 0 ? o.rows() : o.rows() * 1000 / o.millis(),
                 o.units(), o.position());
         }
-        return ExitCode.OK.code();
     }
 
     static Applier.Until parseUntil(String text) {

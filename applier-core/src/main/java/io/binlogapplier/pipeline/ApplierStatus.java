@@ -1,0 +1,343 @@
+package io.binlogapplier.pipeline;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.SourcePosition;
+import io.binlogapplier.transaction.Transaction;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * One applier as an operator sees it: its state, its lag, where it is, the last thing that went
+ * wrong. Fed by the pipeline (as a {@link PipelineMetrics}) and by {@link Applier}; read by the
+ * health endpoint and by gauges. Thread-safe; the reporting methods are cheap enough for the hot path.
+ *
+ * <p><b>Lag</b> comes from source commit timestamps, never from the timestamp of the last event
+ * seen (which is what makes {@code Seconds_Behind_Master} lie):
+ * <ul>
+ *   <li>0 when every transaction received has been committed on the target and the reader is at
+ *       the source's binlog end (as a heartbeat or SHOW MASTER STATUS last said);</li>
+ *   <li>otherwise, now minus the source commit time of the oldest transaction received but not yet
+ *       committed on the target;</li>
+ *   <li>with nothing received but the source's end beyond the reader (just after a start with a
+ *       backlog, or while a large transaction streams in): now minus the later of the commit time of
+ *       the last applied transaction (saved in the state row, so this holds on the first scrape after a
+ *       restart) and the last moment the applier was known to be caught up.</li>
+ * </ul>
+ * Never negative (the source's clock may run ahead of ours); unknown (NaN) until the applied
+ * position and the source's end are known, or when no commit time is known yet.
+ */
+public final class ApplierStatus implements PipelineMetrics {
+    /** Commit times remembered per stream at most: 32 MB. */
+    static final int MAX_TRACKED = 1 << 22;
+
+    /** What the applier is doing. */
+    public enum State {
+        /** Checking the servers, loading the position. */
+        STARTING,
+        /** Streaming and applying, behind the source. */
+        APPLYING,
+        /** Streaming, with lag 0. */
+        CAUGHT_UP,
+        /** The source was lost; waiting to reconnect. */
+        RECONNECTING,
+        /** A graceful stop was requested: committing what is complete. */
+        STOPPING,
+        /** Stopped cleanly. */
+        STOPPED,
+        /** Stopped by an error (see {@link #lastError()}). */
+        FAILED;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private final Clock clock;
+    private volatile State phase = State.STARTING;
+    private volatile Stream stream;
+    private volatile End sourceEnd;
+    private final AtomicLong caughtUpMicros = new AtomicLong();
+    private final AtomicLong appliedBefore = new AtomicLong();
+    private volatile String lastError;
+    private volatile Instant lastErrorAt;
+    private volatile boolean flushRelaxed;
+
+    public ApplierStatus(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** The source's binlog end as last seen, and when (µs since the epoch, our clock). */
+    private record End(BinlogCoordinates at, long seenMicros) {
+    }
+
+    /** What is known of one stream (one pipeline). Commit times of received transactions, by their ordinal. */
+    private static final class Stream {
+        final PipelineProbe probe;
+        final AtomicLongArray commitMicros;
+        final int mask;
+        /** Whole transactions received; written by the reader thread only. */
+        volatile long received;
+        volatile BinlogCoordinates readerAt;
+
+        Stream(PipelineProbe probe) {
+            this.probe = probe;
+            int capacity = Integer.highestOneBit(Math.max(16, Math.min(MAX_TRACKED, probe.inFlightBound() + 1)) - 1) << 1;
+            this.commitMicros = new AtomicLongArray(capacity);
+            this.mask = capacity - 1;
+            this.readerAt = probe.appliedPosition().coordinates();
+        }
+    }
+
+    // ---- reported by the Applier
+
+    /** The position was loaded from the target: lag can be judged from here on. */
+    public void positionLoaded(SourcePosition position, long commitMicros) {
+        stream = new Stream(new Resting(position, commitMicros));
+    }
+
+    /** The source was lost; {@code why} is the one-line reason. */
+    public void reconnecting(String why) {
+        phase = State.RECONNECTING;
+        warning(why);
+    }
+
+    public void stopping() {
+        if (phase != State.FAILED) {
+            phase = State.STOPPING;
+        }
+    }
+
+    public void stopped() {
+        if (phase != State.FAILED) {
+            phase = State.STOPPED;
+        }
+    }
+
+    public void failed(ApplierException e) {
+        warning(e.getMessage());
+        phase = State.FAILED;
+    }
+
+    /** Something went wrong that did not stop the applier. */
+    public void warning(String message) {
+        lastErrorAt = clock.instant();
+        lastError = message;
+    }
+
+    public void flushRelaxed(boolean relaxed) {
+        flushRelaxed = relaxed;
+    }
+
+    // ---- reported by the pipeline
+
+    @Override
+    public void streamStarted(PipelineProbe probe) {
+        Stream previous = stream;
+        if (previous != null) {
+            appliedBefore.addAndGet(previous.probe.appliedTransactions());
+        }
+        stream = new Stream(probe);
+        if (phase == State.STARTING || phase == State.RECONNECTING) {
+            phase = State.APPLYING;
+        }
+    }
+
+    @Override
+    public void received(Transaction part) {
+        if (!part.lastPart()) {
+            return;
+        }
+        Stream s = stream;
+        if (s == null) {
+            return;
+        }
+        long n = s.received;
+        s.commitMicros.set((int) (n & s.mask), part.end().commitMicros());
+        s.received = n + 1;
+    }
+
+    @Override
+    public void readerAt(BinlogCoordinates position) {
+        Stream s = stream;
+        if (s != null) {
+            s.readerAt = position;
+        }
+    }
+
+    @Override
+    public void sourceEnd(BinlogCoordinates end) {
+        End e = new End(end, nowMicros());
+        sourceEnd = e;
+        Stream s = stream;
+        if (s != null && s.received <= s.probe.appliedTransactions()) {
+            caughtUp(s, e);
+        }
+    }
+
+    // ---- read by health and gauges
+
+    /** The lag in seconds (see the class comment); NaN while unknown. */
+    public double lagSeconds() {
+        long micros = lagMicros();
+        return micros < 0 ? Double.NaN : micros / 1e6;
+    }
+
+    /** The lag in microseconds; -1 while unknown. */
+    public long lagMicros() {
+        Stream s = stream;
+        End e = sourceEnd;
+        if (s == null) {
+            return -1;
+        }
+        long now = nowMicros();
+        long applied = s.probe.appliedTransactions();
+        long received = s.received;
+        if (received > applied) {
+            // Overflow (more in flight than the bound, which should not happen): the oldest still remembered.
+            long oldest = Math.max(applied, received - s.commitMicros.length());
+            long commit = s.commitMicros.get((int) (oldest & s.mask));
+            if (commit > 0) {
+                return Math.max(0, now - commit);
+            }
+        } else if (e == null) {
+            return -1;
+        } else if (caughtUp(s, e)) {
+            return 0;
+        }
+        long base = Math.max(s.probe.appliedCommitMicros(), caughtUpMicros.get());
+        return base <= 0 ? -1 : Math.max(0, now - base);
+    }
+
+    /** The reader is at the source's end: everything the source had when {@code e} was seen is applied. */
+    private boolean caughtUp(Stream s, End e) {
+        BinlogCoordinates at = s.readerAt;
+        if (at == null || !at.atOrAfter(e.at())) {
+            return false;
+        }
+        caughtUpMicros.accumulateAndGet(e.seenMicros(), Math::max);
+        return true;
+    }
+
+    /** The state; {@link State#CAUGHT_UP} while applying with nothing pending and the reader at the source's end. */
+    public State state() {
+        State p = phase;
+        if (p != State.APPLYING) {
+            return p;
+        }
+        Stream s = stream;
+        End e = sourceEnd;
+        boolean caughtUp = s != null && e != null && s.received <= s.probe.appliedTransactions() && caughtUp(s, e);
+        return caughtUp ? State.CAUGHT_UP : p;
+    }
+
+    /** The applied position (the low-water mark); null before it was loaded. */
+    public SourcePosition appliedPosition() {
+        Stream s = stream;
+        return s == null ? null : s.probe.appliedPosition();
+    }
+
+    /** Source commit time of the last applied transaction, µs since the epoch; 0 when unknown. */
+    public long appliedCommitMicros() {
+        Stream s = stream;
+        return s == null ? 0 : s.probe.appliedCommitMicros();
+    }
+
+    /** Transactions applied since this process started. */
+    public long appliedTransactions() {
+        Stream s = stream;
+        return appliedBefore.get() + (s == null ? 0 : s.probe.appliedTransactions());
+    }
+
+    /** Where the reader is (between transactions); null before the position was loaded. */
+    public BinlogCoordinates readerPosition() {
+        Stream s = stream;
+        return s == null ? null : s.readerAt;
+    }
+
+    /** The source's binlog end as last seen; null when not seen yet. */
+    public BinlogCoordinates sourceEnd() {
+        End e = sourceEnd;
+        return e == null ? null : e.at();
+    }
+
+    public long ringEntries() {
+        Stream s = stream;
+        return s == null ? 0 : s.probe.ringEntries();
+    }
+
+    public long ringBytes() {
+        Stream s = stream;
+        return s == null ? 0 : s.probe.ringBytes();
+    }
+
+    public int busyWorkers() {
+        Stream s = stream;
+        return s == null ? 0 : s.probe.busyWorkers();
+    }
+
+    public boolean flushRelaxed() {
+        return flushRelaxed;
+    }
+
+    /** The last error or warning, one line; null when none. */
+    public String lastError() {
+        return lastError;
+    }
+
+    public Instant lastErrorAt() {
+        return lastErrorAt;
+    }
+
+    private long nowMicros() {
+        Instant i = clock.instant();
+        return i.getEpochSecond() * 1_000_000L + i.getNano() / 1_000;
+    }
+
+    /** Before a pipeline runs: the loaded position, nothing in flight. */
+    private record Resting(SourcePosition position, long commitMicros) implements PipelineProbe {
+        @Override
+        public long ringEntries() {
+            return 0;
+        }
+
+        @Override
+        public long ringBytes() {
+            return 0;
+        }
+
+        @Override
+        public int busyWorkers() {
+            return 0;
+        }
+
+        @Override
+        public int workers() {
+            return 0;
+        }
+
+        @Override
+        public long appliedTransactions() {
+            return 0;
+        }
+
+        @Override
+        public SourcePosition appliedPosition() {
+            return position;
+        }
+
+        @Override
+        public long appliedCommitMicros() {
+            return commitMicros;
+        }
+
+        @Override
+        public int inFlightBound() {
+            return 0;
+        }
+    }
+}

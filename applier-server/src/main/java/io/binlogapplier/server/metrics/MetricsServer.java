@@ -1,0 +1,153 @@
+package io.binlogapplier.server.metrics;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.config.MetricsConfig;
+import io.binlogapplier.pipeline.ApplierStatus;
+import io.binlogapplier.pipeline.PipelineMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The HTTP endpoint of one applier ({@code metrics.listen}): {@code GET /metrics}, the Prometheus
+ * text format; {@code GET /health}, a JSON document ({@link HealthJson}), HTTP 200 unless the
+ * applier failed (503). One request at a time, on thread {@code applier-<name>-metrics}.
+ */
+public final class MetricsServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    /**
+     * While starting, a scrape waits this long for the lag to be known rather than report NaN; less
+     * than Prometheus' default scrape timeout (10 s).
+     */
+    static final long STARTUP_WAIT_MILLIS = 8_000;
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final MicrometerMetrics metrics;
+
+    private MetricsServer(HttpServer server, ExecutorService executor, MicrometerMetrics metrics) {
+        this.server = server;
+        this.executor = executor;
+        this.metrics = metrics;
+    }
+
+    /** The metrics the pipeline should report to ({@link PipelineMetrics#NONE} when there is no endpoint). */
+    public PipelineMetrics metrics() {
+        return metrics == null ? PipelineMetrics.NONE : metrics;
+    }
+
+    /**
+     * Starts the endpoint of {@code config.metrics()}, or nothing when it is off.
+     *
+     * @throws ApplierException {@link ExitCode#METRICS_LISTEN} when the address cannot be bound
+     */
+    public static MetricsServer start(ApplierConfig config, ApplierStatus status) {
+        MetricsConfig listen = config.metrics();
+        if (!listen.enabled()) {
+            return new MetricsServer(null, null, null);
+        }
+        InetSocketAddress address = listen.host().isEmpty() ? new InetSocketAddress(listen.port())
+            : new InetSocketAddress(listen.host(), listen.port());
+        if (address.isUnresolved()) {
+            throw new ApplierException(ExitCode.METRICS_LISTEN, "cannot listen for metrics on " + listen.listen()
+                + ": host '" + listen.host() + "' is unknown; set metrics.listen to an address of this machine, or off");
+        }
+        HttpServer server;
+        try {
+            server = HttpServer.create(address, 16);
+        } catch (IOException e) {
+            throw new ApplierException(ExitCode.METRICS_LISTEN, "cannot listen for metrics on " + listen.listen()
+                + " (" + e.getMessage() + "): another process (another binlog-applier?) may use it; give each applier"
+                + " its own metrics.listen, or set it to off", e);
+        }
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        MicrometerMetrics metrics = new MicrometerMetrics(registry, config.name(), status);
+        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "applier-" + config.name() + "-metrics");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.createContext("/metrics", x -> respond(x, () -> {
+            awaitStart(status);
+            metrics.refresh();
+            return new Reply(200, PROMETHEUS_TEXT, registry.scrape());
+        }));
+        server.createContext("/health", x -> respond(x, () -> new Reply(
+            status.state() == ApplierStatus.State.FAILED ? 503 : 200, "application/json",
+            HealthJson.of(config.name(), status) + "\n")));
+        server.createContext("/", x -> respond(x, () -> new Reply(404, "text/plain; charset=utf-8",
+            "not found: binlog-applier serves /metrics and /health\n")));
+        server.start();
+        log.info("metrics on http://{}/metrics, health on /health", listen.listen());
+        return new MetricsServer(server, executor, metrics);
+    }
+
+    private record Reply(int status, String contentType, String body) {
+    }
+
+    private interface Handler {
+        Reply handle() throws InterruptedException;
+    }
+
+    private static void respond(HttpExchange x, Handler h) throws IOException {
+        try (x) {
+            Reply r;
+            if (!x.getRequestMethod().equals("GET") && !x.getRequestMethod().equals("HEAD")) {
+                r = new Reply(405, "text/plain; charset=utf-8", "only GET and HEAD\n");
+            } else {
+                try {
+                    r = h.handle();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    r = new Reply(503, "text/plain; charset=utf-8", "shutting down\n");
+                } catch (RuntimeException e) {
+                    log.warn("metrics request {} failed: {}", x.getRequestURI(), e.toString());
+                    r = new Reply(500, "text/plain; charset=utf-8", "internal error: " + e + "\n");
+                }
+            }
+            byte[] body = r.body().getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().set("Content-Type", r.contentType());
+            boolean head = x.getRequestMethod().equals("HEAD");
+            x.sendResponseHeaders(r.status(), head ? -1 : body.length);
+            if (!head) {
+                try (OutputStream out = x.getResponseBody()) {
+                    out.write(body);
+                }
+            }
+        }
+    }
+
+    /**
+     * A scrape in the first moments of a start would see an unknown lag; it waits (briefly) until the
+     * position and the source's end are known, so that the first sample after a restart is a real one.
+     */
+    private static void awaitStart(ApplierStatus status) throws InterruptedException {
+        long deadline = System.nanoTime() + STARTUP_WAIT_MILLIS * 1_000_000;
+        while (status.state() == ApplierStatus.State.STARTING && Double.isNaN(status.lagSeconds())
+            && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.stop(0);
+            executor.shutdownNow();
+        }
+    }
+}

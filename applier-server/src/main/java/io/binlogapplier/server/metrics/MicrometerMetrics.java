@@ -1,0 +1,241 @@
+package io.binlogapplier.server.metrics;
+
+import io.binlogapplier.pipeline.ApplierStatus;
+import io.binlogapplier.pipeline.PipelineMetrics;
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.SourcePosition;
+import io.binlogapplier.transaction.Change;
+import io.binlogapplier.transaction.Transaction;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The pipeline's metrics in a Micrometer registry. Every meter is named {@code binlog_applier_…}
+ * (in Prometheus form), has a description and a {@code target} tag (the applier's name). Counters
+ * are counted as things happen (lock-free adders); gauges read {@link ApplierStatus} when scraped.
+ * Thread-safe.
+ */
+public final class MicrometerMetrics implements PipelineMetrics {
+    static final String PREFIX = "binlog_applier.";
+    static final String LAG = PREFIX + "lag";
+    static final String TRANSACTIONS_RECEIVED = PREFIX + "transactions.received";
+    static final String ROWS_RECEIVED = PREFIX + "rows.received";
+    static final String RECEIVED = PREFIX + "received";
+    static final String TRANSACTIONS_APPLIED = PREFIX + "transactions.applied";
+    static final String ROWS_APPLIED = PREFIX + "rows.applied";
+    static final String APPLIED = PREFIX + "applied";
+    static final String UNITS_COMMITTED = PREFIX + "units.committed";
+    static final String UNIT_TRANSACTIONS = PREFIX + "unit.transactions";
+    static final String UNIT_SIZE = PREFIX + "unit";
+    static final String RING_ENTRIES = PREFIX + "ring.entries";
+    static final String RING_SIZE = PREFIX + "ring";
+    static final String WORKERS_BUSY = PREFIX + "workers.busy";
+    static final String RETRIES = PREFIX + "retries";
+    static final String CONFLICTS = PREFIX + "conflicts";
+    static final String ERRORS = PREFIX + "errors";
+    static final String SOURCE_FILE_INDEX = PREFIX + "source.binlog.file.index";
+    static final String SOURCE_OFFSET = PREFIX + "source.binlog.offset";
+    static final String APPLIED_FILE_INDEX = PREFIX + "applied.binlog.file.index";
+    static final String APPLIED_OFFSET = PREFIX + "applied.binlog.offset";
+    static final String APPLIED_COMMIT_TIME = PREFIX + "applied.source.commit.timestamp";
+    static final String BINLOG_FILE = PREFIX + "binlog.file";
+    static final String FLUSH_RELAXED = PREFIX + "flush.relaxed";
+    static final String STATE = PREFIX + "state";
+
+    private static final Pattern NUMBERED = Pattern.compile("^.*\\.(\\d+)$");
+
+    private final MeterRegistry registry;
+    private final Tags target;
+    /** The gauges' source; held here so the registry's weak references never lose it. */
+    private final ApplierStatus status;
+    private final Counter transactionsReceived;
+    private final Counter rowsReceived;
+    private final Counter bytesReceived;
+    private final Counter transactionsApplied;
+    private final Counter rowsApplied;
+    private final Counter bytesApplied;
+    private final Counter unitsCommitted;
+    private final DistributionSummary unitTransactions;
+    private final DistributionSummary unitBytes;
+    private final Map<String, Counter> retries = new ConcurrentHashMap<>();
+    private final Map<String, Counter> conflicts = new ConcurrentHashMap<>();
+    private final Map<String, Counter> errors = new ConcurrentHashMap<>();
+    private final MultiGauge files;
+
+    public MicrometerMetrics(MeterRegistry registry, String targetName, ApplierStatus status) {
+        this.registry = registry;
+        this.target = Tags.of("target", targetName);
+        this.status = status;
+        transactionsReceived = counter(TRANSACTIONS_RECEIVED, null, "Source transactions received from the binlog");
+        rowsReceived = counter(ROWS_RECEIVED, null, "Row changes received (an UPDATE's before and after image count as one)");
+        bytesReceived = counter(RECEIVED, "bytes", "Binlog event bytes of the transactions received");
+        transactionsApplied = counter(TRANSACTIONS_APPLIED, null, "Source transactions committed on the target");
+        rowsApplied = counter(ROWS_APPLIED, null, "Row changes committed on the target");
+        bytesApplied = counter(APPLIED, "bytes", "Binlog event bytes of the transactions committed on the target");
+        unitsCommitted = counter(UNITS_COMMITTED, null, "Apply units (target transactions) committed");
+        unitTransactions = DistributionSummary.builder(UNIT_TRANSACTIONS).tags(target)
+            .description("Source transactions per committed apply unit (block commit)").register(registry);
+        unitBytes = DistributionSummary.builder(UNIT_SIZE).tags(target).baseUnit("bytes")
+            .description("Binlog event bytes per committed apply unit").register(registry);
+
+        gauge(LAG, "seconds", "Replication lag: now minus the source commit time of the oldest transaction received"
+            + " but not yet applied; 0 when everything received is applied and the reader is at the source's binlog"
+            + " end; NaN while unknown", ApplierStatus::lagSeconds);
+        gauge(RING_ENTRIES, null, "Ring entries published and not yet released by every handler",
+            ApplierStatus::ringEntries);
+        gauge(RING_SIZE, "bytes", "Event bytes received and not yet committed (bounded by apply.ring_bytes)",
+            ApplierStatus::ringBytes);
+        gauge(WORKERS_BUSY, null, "Workers applying a unit", ApplierStatus::busyWorkers);
+        gauge(SOURCE_FILE_INDEX, null, "Numeric suffix of the source's current binlog file (the end the source"
+            + " reports through heartbeats and SHOW MASTER STATUS)", s -> fileIndex(s.sourceEnd()));
+        gauge(SOURCE_OFFSET, null, "Byte offset of the source's binlog end in that file",
+            s -> s.sourceEnd() == null ? Double.NaN : s.sourceEnd().offset());
+        gauge(APPLIED_FILE_INDEX, null, "Numeric suffix of the binlog file of the applied position (everything up to"
+            + " it is committed on the target)", s -> fileIndex(applied(s)));
+        gauge(APPLIED_OFFSET, null, "Byte offset of the applied position in that file",
+            s -> applied(s) == null ? Double.NaN : applied(s).offset());
+        gauge(APPLIED_COMMIT_TIME, "seconds", "Source commit time of the last applied transaction, seconds since the"
+            + " epoch (0: unknown)", s -> s.appliedCommitMicros() / 1e6);
+        gauge(FLUSH_RELAXED, null, "1 while this applier holds the target's innodb_flush_log_at_trx_commit and"
+            + " sync_binlog relaxed (durability.mode), else 0", s -> s.flushRelaxed() ? 1 : 0);
+        for (ApplierStatus.State state : ApplierStatus.State.values()) {
+            Gauge.builder(STATE, status, s -> s.state() == state ? 1 : 0).tags(target).tag("state", state.label())
+                .description("1 for the applier's current state (starting, applying, caught_up, reconnecting,"
+                    + " stopping, stopped, failed), 0 for the others").strongReference(true).register(registry);
+        }
+        files = MultiGauge.builder(BINLOG_FILE).tags(target)
+            .description("1, labelled with the binlog file name of the applied position (of=applied) and of the"
+                + " source's binlog end (of=source)").register(registry);
+        for (String reason : List.of("preempted", "deadlock", "lock_wait_timeout", "interrupted",
+            "data_conflict_in_flight", "other")) {
+            retried(reason, 0);
+        }
+        for (String reason : List.of("lock_wait", "long_statement")) {
+            tagged(conflicts, CONFLICTS, "reason", reason);
+        }
+        for (String kind : List.of("source_lost", "source_end_poll", "flush_settings")) {
+            tagged(errors, ERRORS, "kind", kind);
+        }
+        refresh();
+    }
+
+    /** Brings the gauges whose label values change (binlog file names) up to date; call before a scrape. */
+    public void refresh() {
+        List<MultiGauge.Row<?>> rows = new ArrayList<>(2);
+        BinlogCoordinates applied = applied(status);
+        if (applied != null) {
+            rows.add(MultiGauge.Row.of(Tags.of("of", "applied", "file", applied.file()), 1));
+        }
+        BinlogCoordinates end = status.sourceEnd();
+        if (end != null) {
+            rows.add(MultiGauge.Row.of(Tags.of("of", "source", "file", end.file()), 1));
+        }
+        files.register(rows, true);
+    }
+
+    @Override
+    public void received(Transaction part) {
+        if (part.lastPart()) {
+            transactionsReceived.increment();
+        }
+        bytesReceived.increment(part.sizeBytes());
+        long rows = 0;
+        for (Change c : part.changes()) {
+            if (c instanceof Change.Rows r) {
+                rows += r.rowCount();
+            }
+        }
+        if (rows > 0) {
+            rowsReceived.increment(rows);
+        }
+    }
+
+    @Override
+    public void unitCommitted(int transactions, long rows, long bytes) {
+        unitsCommitted.increment();
+        transactionsApplied.increment(transactions);
+        rowsApplied.increment(rows);
+        bytesApplied.increment(bytes);
+        unitTransactions.record(transactions);
+        unitBytes.record(bytes);
+    }
+
+    @Override
+    public void retried(String reason) {
+        retried(reason, 1);
+    }
+
+    private void retried(String reason, int n) {
+        Counter c = tagged(retries, RETRIES, "reason", reason);
+        if (n > 0) {
+            c.increment(n);
+        }
+    }
+
+    @Override
+    public void conflict(String reason) {
+        tagged(conflicts, CONFLICTS, "reason", reason).increment();
+    }
+
+    @Override
+    public void error(String kind) {
+        tagged(errors, ERRORS, "kind", kind).increment();
+    }
+
+    private Counter tagged(Map<String, Counter> counters, String name, String tag, String value) {
+        return counters.computeIfAbsent(value, v -> Counter.builder(name).tags(target).tag(tag, v)
+            .description(switch (name) {
+                case RETRIES -> "Apply units rolled back and applied again, by reason (preempted: an earlier unit"
+                    + " waited for its locks; deadlock; lock_wait_timeout; interrupted; data_conflict_in_flight: a"
+                    + " data conflict met while earlier units were in flight; other)";
+                case CONFLICTS -> "Lock conflicts the conflict monitor resolved by making a later unit give way, by"
+                    + " reason (lock_wait: an earlier unit waited for its lock; long_statement: an earlier unit was"
+                    + " stuck in one statement)";
+                default -> "Errors, by kind: source_lost (reconnected), source_end_poll, flush_settings, or the exit"
+                    + " code name of a failure that stopped the applier";
+            }).register(registry));
+    }
+
+    private Counter counter(String name, String unit, String description) {
+        Counter.Builder b = Counter.builder(name).tags(target).description(description);
+        if (unit != null) {
+            b.baseUnit(unit);
+        }
+        return b.register(registry);
+    }
+
+    private void gauge(String name, String unit, String description, ToDoubleFunction<ApplierStatus> value) {
+        Gauge.Builder<ApplierStatus> b = Gauge.builder(name, status, value).tags(target).description(description)
+            .strongReference(true);
+        if (unit != null) {
+            b.baseUnit(unit);
+        }
+        b.register(registry);
+    }
+
+    private static BinlogCoordinates applied(ApplierStatus s) {
+        SourcePosition p = s.appliedPosition();
+        return p == null ? null : p.coordinates();
+    }
+
+    /** {@code mysql-bin.000042} → 42; NaN when unknown or not numbered. */
+    static double fileIndex(BinlogCoordinates at) {
+        if (at == null) {
+            return Double.NaN;
+        }
+        Matcher m = NUMBERED.matcher(at.file());
+        return m.matches() ? Double.parseDouble(m.group(1)) : Double.NaN;
+    }
+}

@@ -1,0 +1,43 @@
+package io.binlogapplier.server.metrics;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.pipeline.ApplierStatus;
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.SourcePosition;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HealthJsonTest {
+    private static final Instant NOW = Instant.parse("2026-01-05T10:00:00Z");
+    private final ApplierStatus status = new ApplierStatus(Clock.fixed(NOW, ZoneOffset.UTC));
+
+    @Test
+    void beforeAnythingIsKnownTheValuesAreNull() {
+        assertThat(HealthJson.of("orders", status)).isEqualTo("{\"name\":\"orders\",\"state\":\"starting\","
+            + "\"lag_seconds\":null,\"applied\":null,\"source\":null,\"received\":null,\"transactions_applied\":0,"
+            + "\"workers_busy\":0,\"flush_relaxed\":false,\"last_error\":null,\"last_error_at\":null}");
+    }
+
+    @Test
+    void statePositionsLagAndTheLastErrorEscaped() {
+        status.positionLoaded(new SourcePosition(new BinlogCoordinates("mysql-bin.000042", 1337), "0-1-100",
+            SourcePosition.ResumeBy.FILE), NOW.minusMillis(2500).toEpochMilli() * 1000);
+        status.sourceEnd(new BinlogCoordinates("mysql-bin.000042", 9000));
+        status.flushRelaxed(true);
+        status.failed(new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "row \"7\" missing\tin `db`.`t`"));
+
+        assertThat(HealthJson.of("orders", status)).isEqualTo("{\"name\":\"orders\",\"state\":\"failed\","
+            + "\"lag_seconds\":2.500,\"applied\":{\"file\":\"mysql-bin.000042\",\"offset\":1337,\"gtid\":\"0-1-100\","
+            + "\"source_commit_time\":\"2026-01-05T09:59:57.500Z\"},"
+            + "\"source\":{\"file\":\"mysql-bin.000042\",\"offset\":9000},"
+            + "\"received\":{\"file\":\"mysql-bin.000042\",\"offset\":1337},\"transactions_applied\":0,"
+            + "\"workers_busy\":0,\"flush_relaxed\":true,\"last_error\":\"row \\\"7\\\" missing\\tin `db`.`t`\","
+            + "\"last_error_at\":\"2026-01-05T10:00:00Z\"}");
+    }
+}

@@ -1,0 +1,95 @@
+package io.binlogapplier.server.metrics;
+
+import io.binlogapplier.pipeline.ApplierStatus;
+import io.binlogapplier.pipeline.PipelineProbe;
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.SourcePosition;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MicrometerMetricsTest {
+    private static final Instant NOW = Instant.parse("2026-01-05T10:00:00Z");
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ApplierStatus status = new ApplierStatus(Clock.fixed(NOW, ZoneOffset.UTC));
+    private final MicrometerMetrics metrics = new MicrometerMetrics(registry, "orders-replica", status);
+
+    @Test
+    void everyMeterHasTheTargetTagADescriptionAndThePrefix() {
+        assertThat(registry.getMeters()).hasSizeGreaterThan(20);
+        for (Meter m : registry.getMeters()) {
+            assertThat(m.getId().getTag("target")).as(m.getId().toString()).isEqualTo("orders-replica");
+            assertThat(m.getId().getDescription()).as(m.getId().toString()).isNotBlank();
+            assertThat(m.getId().getName()).startsWith("binlog_applier.");
+        }
+        for (String line : registry.scrape().split("\n")) {
+            if (!line.startsWith("#") && !line.isBlank()) {
+                assertThat(line).startsWith("binlog_applier_").contains("target=\"orders-replica\"");
+            }
+        }
+    }
+
+    @Test
+    void theScrapeListsTheDocumentedMeters() {
+        status.positionLoaded(new SourcePosition(new BinlogCoordinates("mysql-bin.000042", 1337), "0-1-100",
+            SourcePosition.ResumeBy.FILE), NOW.minusSeconds(7).toEpochMilli() * 1000);
+        status.sourceEnd(new BinlogCoordinates("mysql-bin.000043", 400));
+        metrics.unitCommitted(3, 30, 3000);
+        metrics.unitCommitted(1, 10, 1000);
+        metrics.retried("deadlock");
+        metrics.conflict("lock_wait");
+        metrics.error("source_lost");
+        metrics.refresh();
+
+        String scrape = registry.scrape();
+
+        List<String> names = Arrays.stream(scrape.split("\n")).filter(l -> l.startsWith("# HELP "))
+            .map(l -> l.split(" ")[2]).sorted().toList();
+        System.out.println(String.join("\n", names));
+        assertThat(names).contains("binlog_applier_lag_seconds", "binlog_applier_transactions_received_total",
+            "binlog_applier_rows_received_total", "binlog_applier_received_bytes_total",
+            "binlog_applier_transactions_applied_total", "binlog_applier_rows_applied_total",
+            "binlog_applier_applied_bytes_total", "binlog_applier_units_committed_total",
+            "binlog_applier_unit_transactions", "binlog_applier_unit_bytes", "binlog_applier_ring_entries",
+            "binlog_applier_ring_bytes", "binlog_applier_workers_busy", "binlog_applier_retries_total",
+            "binlog_applier_conflicts_total", "binlog_applier_errors_total",
+            "binlog_applier_source_binlog_file_index", "binlog_applier_source_binlog_offset",
+            "binlog_applier_applied_binlog_file_index", "binlog_applier_applied_binlog_offset",
+            "binlog_applier_applied_source_commit_timestamp_seconds", "binlog_applier_flush_relaxed",
+            "binlog_applier_state");
+        assertThat(scrape)
+            .contains("binlog_applier_lag_seconds{target=\"orders-replica\"} 7.0")
+            .contains("binlog_applier_transactions_applied_total{target=\"orders-replica\"} 4.0")
+            .contains("binlog_applier_unit_transactions_count{target=\"orders-replica\"} 2")
+            .contains("binlog_applier_unit_transactions_sum{target=\"orders-replica\"} 4.0")
+            .contains("binlog_applier_unit_bytes_max{target=\"orders-replica\"} 3000.0")
+            .contains("binlog_applier_retries_total{reason=\"deadlock\",target=\"orders-replica\"} 1.0")
+            .contains("binlog_applier_retries_total{reason=\"preempted\",target=\"orders-replica\"} 0.0")
+            .contains("binlog_applier_conflicts_total{reason=\"lock_wait\",target=\"orders-replica\"} 1.0")
+            .contains("binlog_applier_errors_total{kind=\"source_lost\",target=\"orders-replica\"} 1.0")
+            .contains("binlog_applier_applied_binlog_file_index{target=\"orders-replica\"} 42.0")
+            .contains("binlog_applier_applied_binlog_offset{target=\"orders-replica\"} 1337.0")
+            .contains("binlog_applier_source_binlog_file_index{target=\"orders-replica\"} 43.0")
+            .contains("binlog_applier_source_binlog_offset{target=\"orders-replica\"} 400.0")
+            .contains("file=\"mysql-bin.000042\",of=\"applied\",target=\"orders-replica\"} 1")
+            .contains("file=\"mysql-bin.000043\",of=\"source\",target=\"orders-replica\"} 1")
+            .contains("binlog_applier_state{state=\"starting\",target=\"orders-replica\"} 1.0")
+            .contains("binlog_applier_state{state=\"applying\",target=\"orders-replica\"} 0.0")
+            .contains("binlog_applier_flush_relaxed{target=\"orders-replica\"} 0.0");
+    }
+
+    @Test
+    void anUnknownLagIsNaN() {
+        assertThat(registry.scrape()).contains("binlog_applier_lag_seconds{target=\"orders-replica\"} NaN");
+    }
+}
