@@ -171,6 +171,9 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             return;
         }
         Decision d = slot.decision;
+        if (d == null) {
+            return; // the scheduler failed on this slot; its error stops the pipeline
+        }
         if (d.worker() != index) {
             return;
         }

@@ -68,11 +68,10 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
 
     @Override
     public void onEvent(RingSlot slot, long sequence, boolean endOfBatch) throws Exception {
-        try {
-            handle(slot, sequence, endOfBatch);
-        } finally {
-            progress.set(sequence);
-        }
+        handle(slot, sequence, endOfBatch);
+        // Not in a finally: a slot the scheduler failed on must not reach the workers before the
+        // failure is recorded (the exception handler records it; the batch's end publishes later).
+        progress.set(sequence);
     }
 
     private void handle(RingSlot slot, long sequence, boolean endOfBatch) throws Exception {
