@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: unit tests (*Test) and integration tests (*IT) against throwaway mariadbd servers.
+# The whole test suite: unit tests (*Test) and integration tests (*IT) against throwaway mariadbd servers,
+# then `systemd-analyze verify` of the systemd unit where that tool exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-exec mvn -B -ntp verify "$@"
+mvn -B -ntp verify "$@"
+scripts/verify-unit.sh

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The applier in its own JVM is killed with SIGKILL at random moments during a 50,000-transaction
- * apply and restarted each time: at the end every table matches, the state row equals the
+ * apply (once while starting, then at random applied counts) and restarted each time: at the end every table matches, the state row equals the
  * source's position, and no run ever met a duplicate key or a missing row.
  */
 class CrashSafetyIT {
@@ -46,9 +46,17 @@ class CrashSafetyIT {
         List<String> outputs = new ArrayList<>();
         List<Long> appliedWhenKilled = new ArrayList<>();
 
+        // The first kill lands during the start; the others once the applied count passes a random mark
+        // (plus up to 30 ms, so mid-unit as often as not), however fast this machine applies.
+        long[] marks = random.longs(KILLS - 1, 1, transactions * 9 / 10).sorted().toArray();
         for (int k = 0; k < KILLS; k++) {
             try (CliRun run = CliRun.start("run", "--config", cfg.toString(), "--until", "current")) {
-                Thread.sleep(1200 + random.nextInt(2500));
+                if (k == 0) {
+                    Thread.sleep(300 + random.nextInt(1200));
+                } else {
+                    awaitApplied(run, marks[k - 1], 120_000);
+                    Thread.sleep(random.nextInt(30));
+                }
                 boolean wasAlive = run.alive();
                 int exit = run.kill();
                 outputs.add(run.output());
@@ -74,6 +82,14 @@ class CrashSafetyIT {
             + " WHERE stream = 'crash'")).isEqualTo(SERVERS.source().queryString("SELECT @@gtid_binlog_pos"));
         assertThat(appliedWhenKilled).as("the kills landed while applying (seed " + seed + ")")
             .anyMatch(n -> n > 0).anyMatch(n -> n < 49_000);
+    }
+
+    /** Waits until the target's state row counts {@code mark} applied transactions, or the run ends. */
+    private static void awaitApplied(CliRun run, long mark, long timeoutMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (run.alive() && System.currentTimeMillis() < deadline && applied() < mark) {
+            Thread.sleep(5);
+        }
     }
 
     private static long applied() {
