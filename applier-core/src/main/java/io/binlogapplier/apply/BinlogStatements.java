@@ -78,7 +78,23 @@ final class BinlogStatements {
             firstWhere = where;
         }
         statement.add(rows);
-        statementBytes += rows.body().length + rows.table().body().length + 50;
+        statementBytes += eventBytes(rows);
+        if (!rows.statementEnd() && statement.size() > 1 && statementBytes > maxEventBytes) {
+            // A source statement larger than one BINLOG statement (an INSERT … SELECT of a million rows):
+            // what came before this event goes now as a statement of its own, so that no more than about one
+            // BINLOG statement's worth of it is ever held. The rest follows in the next BINLOG statement,
+            // with its table maps again; the target closes its tables between BINLOG statements anyway, and
+            // inside the unit's transaction the rows are the same.
+            Change.Rows next = statement.remove(statement.size() - 1);
+            int last = statement.size() - 1;
+            statement.set(last, endingStatement(statement.get(last)));
+            flush();
+            statement.add(next);
+            statementBytes = eventBytes(next);
+            bufferFormat = format.raw(); // flush() forgot it
+            firstWhere = where;
+            return List.of();
+        }
         if (!rows.statementEnd()) {
             return List.of();
         }
@@ -98,6 +114,18 @@ final class BinlogStatements {
         buffered.addAll(done);
         bufferedBytes += bytes;
         return List.of();
+    }
+
+    private static long eventBytes(Change.Rows rows) {
+        return rows.body().length + rows.table().body().length + 50;
+    }
+
+    /** The same rows event with STMT_END_F set: it ends the target statement. */
+    private static Change.Rows endingStatement(Change.Rows r) {
+        byte[] body = r.body().clone();
+        body[FLAGS_OFFSET] |= (byte) io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END;
+        return new Change.Rows(r.table(), r.kind(), r.flags() | io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END,
+            r.beforeColumns(), r.afterColumns(), r.rows(), r.sizeBytes(), r.header(), body);
     }
 
     /** True while rows of an unfinished source statement are held. */

@@ -95,6 +95,10 @@ public final class BinlogReader {
             c.connect();
         } catch (IOException | RuntimeException e) {
             fail(SourceErrors.classify(e, config.address(), config.user(), fromText));
+        } catch (Error e) {
+            // Out of memory (or worse) on the reader thread: say so, not "the source closed the connection".
+            fail(new ApplierException(io.binlogapplier.ExitCode.INTERNAL, "the binlog reader failed: " + e, e));
+            throw e;
         } finally {
             ApplierException f = failure.get();
             if (f == null && !stopping) {

@@ -128,7 +128,7 @@ public final class ConfigLoader {
         ApplyMode mode = r.choice("mode", ApplyMode.CONSERVATIVE, ApplyMode.class);
         ApplyMethod method = r.choice("method", ApplyMethod.SQL, ApplyMethod.class);
         int workers = (int) r.integer("workers", 1, 1, 256, false);
-        int unitTx = (int) r.integer("unit_max_transactions", 50, 1, 100_000, false);
+        int unitTx = (int) r.integer("unit_max_transactions", 200, 1, 100_000, false);
         long unitBytes = r.size("unit_max_bytes", 16L << 20, 1, 1L << 40);
         Duration unitDelay = r.duration("unit_max_delay", Duration.ofMillis(200), Duration.ZERO);
         int ringEntries = (int) r.integer("ring_entries", 4096, 16, 1 << 20, false);

@@ -29,10 +29,15 @@ final class CliRun implements AutoCloseable {
     }
 
     static CliRun start(String... args) {
+        return startWithHeap("512m", args);
+    }
+
+    /** As {@link #start(String...)}, with the JVM's heap limited to {@code xmx} (e.g. "128m"). */
+    static CliRun startWithHeap(String xmx, String... args) {
         try {
             Path out = Files.createTempFile("binlog-applier-cli-", ".log");
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-jar", jar().toString()));
+                "-Xmx" + xmx, "-jar", jar().toString()));
             cmd.addAll(List.of(args));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
             return new CliRun(p, out);
