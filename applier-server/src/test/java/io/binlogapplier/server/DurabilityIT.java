@@ -135,7 +135,8 @@ class DurabilityIT {
                 assertThat(saved("first")).isNull();
 
                 b.terminate();
-                assertThat(b.await(60).exitCode()).isZero();
+                CliRun.Result rb = b.await(60);
+                assertThat(rb.exitCode()).as(rb.output()).isZero();
             }
         }
         assertThat(globals()).isEqualTo(STRICT);
