@@ -154,7 +154,7 @@ for workload in $WORKLOADS; do
     while IFS=, read -r w n f name s _ _ v; do
       if [[ "$s" =~ ^[0-9.]+$ ]]; then
         tps=$(echo "$n / $s" | bc)
-        ratio=$( [ -n "$best" ] && echo "scale=2; $s / $best" | bc || echo "")
+        ratio=$( [ -n "$best" ] && printf '%.2f' "$(echo "scale=4; $s / $best" | bc)" || echo "")
       else tps=""; ratio=""; fi
       echo "$w,$n,$f,$name,$s,$tps,$ratio,$v" >>"$CSV"
     done <"$CSV.tmp"
