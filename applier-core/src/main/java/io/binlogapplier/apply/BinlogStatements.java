@@ -26,8 +26,9 @@ import java.util.Map;
  * <p>Events are buffered across the transactions of a unit and sent as few statements as the
  * packet limit allows, one statement per round trip (several BINLOG statements in one
  * multi-statement packet are known to go wrong on MariaDB 10.11). Each source statement's table
- * maps precede its rows, as in the source binlog, and a statement never spans two BINLOG
- * statements; one too large for a packet is returned to the caller to apply as SQL.
+ * maps precede its rows, as in the source binlog. A source statement larger than one BINLOG
+ * statement is sent in pieces as it arrives, each ending the target statement with its last rows
+ * event; a single rows event too large for a packet is returned to the caller to apply as SQL.
  */
 final class BinlogStatements {
     /** ER_UNKNOWN_ERROR: how MariaDB reports a row event it could not apply from a BINLOG statement. */
@@ -88,11 +89,9 @@ final class BinlogStatements {
             Change.Rows next = statement.remove(statement.size() - 1);
             int last = statement.size() - 1;
             statement.set(last, endingStatement(statement.get(last)));
-            flush();
+            flushAndGoOn(format, where);
             statement.add(next);
             statementBytes = eventBytes(next);
-            bufferFormat = format.raw(); // flush() forgot it
-            firstWhere = where;
             return List.of();
         }
         if (!rows.statementEnd()) {
@@ -107,13 +106,18 @@ final class BinlogStatements {
             return done;
         }
         if (bufferedBytes + bytes > maxEventBytes) {
-            flush();
-            firstWhere = where;
-            bufferFormat = format.raw(); // flush() forgot it
+            flushAndGoOn(format, where);
         }
         buffered.addAll(done);
         bufferedBytes += bytes;
         return List.of();
+    }
+
+    /** Sends what is buffered and goes on buffering events of {@code format}, starting at {@code where}. */
+    private void flushAndGoOn(BinlogEvent.FormatDescription format, String where) throws SQLException {
+        flush();
+        bufferFormat = format.raw(); // flush() forgot it
+        firstWhere = where;
     }
 
     private static long eventBytes(Change.Rows rows) {
@@ -122,10 +126,19 @@ final class BinlogStatements {
 
     /** The same rows event with STMT_END_F set: it ends the target statement. */
     private static Change.Rows endingStatement(Change.Rows r) {
-        byte[] body = r.body().clone();
-        body[FLAGS_OFFSET] |= (byte) io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END;
         return new Change.Rows(r.table(), r.kind(), r.flags() | io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END,
-            r.beforeColumns(), r.afterColumns(), r.rows(), r.sizeBytes(), r.header(), body);
+            r.beforeColumns(), r.afterColumns(), r.rows(), r.sizeBytes(), r.header(), withStatementEnd(r.body(), true));
+    }
+
+    /** A copy of a rows event body with STMT_END_F set or cleared. */
+    private static byte[] withStatementEnd(byte[] body, boolean end) {
+        byte[] copy = body.clone();
+        if (end) {
+            copy[FLAGS_OFFSET] |= (byte) io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END;
+        } else {
+            copy[FLAGS_OFFSET] &= (byte) ~io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END;
+        }
+        return copy;
     }
 
     /** True while rows of an unfinished source statement are held. */
@@ -168,8 +181,7 @@ final class BinlogStatements {
                 Change.Rows r = buffered.get(i);
                 byte[] body = r.body();
                 if (r.statementEnd() && i < end - 1) {
-                    body = body.clone();
-                    body[FLAGS_OFFSET] &= (byte) ~io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END;
+                    body = withStatementEnd(body, false);
                 }
                 write(EventEncoder.event(r.header(), body, checksums));
             }
