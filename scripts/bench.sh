@@ -7,7 +7,7 @@
 # Prints one table and writes it as Markdown and CSV under bench-results/.
 #
 # Knobs (environment): WORKLOADS, TABLES, TABLE_SIZE, THREADS, LOAD_SECONDS, FLUSH, NATIVE, OURS, REPEAT,
-# BENCH_JAVA_OPTS, BENCH_APPLY_EXTRA (e.g. ", unit_max_transactions: 100"), BENCH_METRICS_LISTEN (default off,
+# BENCH_JAVA_OPTS (default: the launcher's default JVM options), BENCH_APPLY_EXTRA (e.g. ", unit_max_transactions: 100"), BENCH_METRICS_LISTEN (default off,
 # e.g. 127.0.0.1:9104 to time the applier with its metrics endpoint), OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +26,13 @@ NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4
 OURS=${OURS:-"conservative:1:binlog conservative:4:binlog conservative:8:binlog conservative:16:binlog optimistic:1:binlog optimistic:4:binlog optimistic:8:binlog optimistic:16:binlog conservative:1:sql optimistic:4:sql"}
 # every contender runs REPEAT times; the table shows the median
 REPEAT=${REPEAT:-1}
-BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-}
+# The JVM options the installed launcher (and so the systemd unit) uses unless told otherwise, read
+# from the launcher itself: a bare `java -jar` on a large machine takes a quarter of its memory as
+# heap, and first-touch page faults of that growing heap cost the applier a third of its CPU.
+LAUNCHER_JAVA_OPTS=$(sed -n 's/^exec "$JAVA" ${BINLOG_APPLIER_JAVA_OPTS:-\([^}]*\)}.*$/\1/p' \
+  applier-server/src/main/dist/bin/binlog-applier)
+[ -n "$LAUNCHER_JAVA_OPTS" ] || { echo "bench: cannot read the launcher's default JVM options" >&2; exit 1; }
+BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-$LAUNCHER_JAVA_OPTS}
 BENCH_APPLY_EXTRA=${BENCH_APPLY_EXTRA:-}
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-bench-results/$STAMP}
@@ -171,6 +177,7 @@ done
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; MariaDB $(mariadbd --version | awk '{print $3}')."
   echo "Load: sysbench, $TABLES tables x $TABLE_SIZE rows, $THREADS threads, ${LOAD_SECONDS}s. Time = start to caught up"
   echo "(native: START SLAVE to MASTER_POS_WAIT; binlog-applier: process start to exit of run --until current)."
+  echo "binlog-applier JVM options: $BENCH_JAVA_OPTS."
   echo "ratio = seconds / seconds of the best native configuration of the same workload and flush setting (lower is better)."
   echo
   echo "| workload | transactions | flush | contender | seconds | tx/s | ratio | target = source |"

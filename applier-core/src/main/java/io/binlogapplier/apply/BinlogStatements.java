@@ -3,11 +3,11 @@ package io.binlogapplier.apply;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.binlog.BinlogEvent;
+import io.binlogapplier.binlog.EventBuffer;
 import io.binlogapplier.binlog.EventEncoder;
 import io.binlogapplier.binlog.TableMap;
 import io.binlogapplier.transaction.Change;
 
-import java.io.ByteArrayOutputStream;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -36,12 +36,10 @@ final class BinlogStatements {
     /** Rows event flags the target reads when a statement starts: no foreign-key checks, relaxed unique checks. */
     private static final int STATEMENT_FLAGS = io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_NO_FOREIGN_KEY_CHECKS
         | io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_RELAXED_UNIQUE_CHECKS;
-    /** Where the flags sit in a rows event body: after the 6-byte table id. */
-    private static final int FLAGS_OFFSET = 6;
 
     private final Connection connection;
     private final long maxEventBytes;
-    private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(1 << 16);
+    private final EventBuffer buffer = new EventBuffer(1 << 16);
     /** Rows of the source statement being received. */
     private final List<Change.Rows> statement = new ArrayList<>();
     private long statementBytes;
@@ -124,21 +122,13 @@ final class BinlogStatements {
         return rows.body().length + rows.table().body().length + 50;
     }
 
-    /** The same rows event with STMT_END_F set: it ends the target statement. */
+    /**
+     * The same rows event flagged as ending its statement. The body keeps its own flags: the
+     * {@link EventBuffer} writes STMT_END_F from {@link Change.Rows#statementEnd()}.
+     */
     private static Change.Rows endingStatement(Change.Rows r) {
         return new Change.Rows(r.table(), r.kind(), r.flags() | io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END,
-            r.beforeColumns(), r.afterColumns(), r.rows(), r.sizeBytes(), r.header(), withStatementEnd(r.body(), true));
-    }
-
-    /** A copy of a rows event body with STMT_END_F set or cleared. */
-    private static byte[] withStatementEnd(byte[] body, boolean end) {
-        byte[] copy = body.clone();
-        if (end) {
-            copy[FLAGS_OFFSET] |= (byte) io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END;
-        } else {
-            copy[FLAGS_OFFSET] &= (byte) ~io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_STMT_END;
-        }
-        return copy;
+            r.beforeColumns(), r.afterColumns(), r.rows(), r.sizeBytes(), r.header(), r.body());
     }
 
     /** True while rows of an unfinished source statement are held. */
@@ -175,15 +165,12 @@ final class BinlogStatements {
             }
             Change.Rows first = buffered.get(start);
             for (TableMap m : maps.values()) {
-                write(EventEncoder.event(tableMapHeader(first, m), m.body(), checksums));
+                buffer.event(tableMapHeader(first, m), m.body(), checksums);
             }
             for (int i = start; i < end; i++) {
                 Change.Rows r = buffered.get(i);
-                byte[] body = r.body();
-                if (r.statementEnd() && i < end - 1) {
-                    body = withStatementEnd(body, false);
-                }
-                write(EventEncoder.event(r.header(), body, checksums));
+                // Written in place: STMT_END_F only on the merged statement's last rows event.
+                buffer.rowsEvent(r.header(), r.body(), checksums, r.statementEnd() && i == end - 1);
             }
             start = end;
         }
@@ -212,10 +199,6 @@ final class BinlogStatements {
         return new io.binlogapplier.binlog.EventHeader(h.timestamp(), 19, h.serverId(), 0, h.nextPosition(), 0);
     }
 
-    private void write(byte[] event) {
-        buffer.write(event, 0, event.length);
-    }
-
     /** Sends what is buffered. */
     void flush() throws SQLException {
         if (!statement.isEmpty()) {
@@ -231,10 +214,10 @@ final class BinlogStatements {
         }
         try {
             if (sentFormat != bufferFormat) {
-                send(bufferFormat);
+                send(Base64.getEncoder().encode(bufferFormat));
                 sentFormat = bufferFormat;
             }
-            send(buffer.toByteArray());
+            send(buffer.base64());
         } catch (SQLException e) {
             if (SqlErrors.verdict(e) != SqlErrors.Verdict.FATAL || e.getErrorCode() == UNKNOWN_ERROR) {
                 // 1105: MariaDB keeps the cause in its error log; the caller may retry the unit as SQL to learn it.
@@ -255,8 +238,7 @@ final class BinlogStatements {
      * the text of every plain statement character by character, which for megabytes of base64
      * costs more than the round trip saved.
      */
-    private void send(byte[] events) throws SQLException {
-        byte[] base64 = Base64.getEncoder().encode(events);
+    private void send(byte[] base64) throws SQLException {
         if (mariadb) {
             if (setFragment == null) {
                 setFragment = connection.prepareStatement("SELECT ?, '' INTO @binlog_fragment_0, @binlog_fragment_1");

@@ -20,12 +20,7 @@ public final class EventEncoder {
     public static byte[] event(EventHeader h, byte[] body, boolean checksum) {
         int length = HEADER_LENGTH + body.length + (checksum ? 4 : 0);
         byte[] out = new byte[length];
-        putLE(out, 0, h.timestamp(), 4);
-        out[4] = (byte) h.type();
-        putLE(out, 5, h.serverId(), 4);
-        putLE(out, 9, length, 4);
-        putLE(out, 13, h.nextPosition(), 4);
-        putLE(out, 17, h.flags(), 2);
+        header(out, 0, h, length);
         System.arraycopy(body, 0, out, HEADER_LENGTH, body.length);
         if (checksum) {
             CRC32 crc = new CRC32();
@@ -33,6 +28,16 @@ public final class EventEncoder {
             putLE(out, length - 4, crc.getValue(), 4);
         }
         return out;
+    }
+
+    /** Writes a v4 header at {@code off}, with {@code length} as the event length. */
+    static void header(byte[] out, int off, EventHeader h, int length) {
+        putLE(out, off, h.timestamp(), 4);
+        out[off + 4] = (byte) h.type();
+        putLE(out, off + 5, h.serverId(), 4);
+        putLE(out, off + 9, length, 4);
+        putLE(out, off + 13, h.nextPosition(), 4);
+        putLE(out, off + 17, h.flags(), 2);
     }
 
     /**
