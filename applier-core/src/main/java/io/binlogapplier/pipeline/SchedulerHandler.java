@@ -27,6 +27,12 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
     private final LongConsumer onEnd;
     /** How long a unit waits for a next transaction that is not on the ring yet. */
     static final long LINGER_NANOS = 5_000_000;
+    /**
+     * Lingering polls the ring with sleeps that double from the first to the longest: a fixed
+     * 20 µs poll woke the scheduler a million times in a 20 s catch-up, a second of CPU.
+     */
+    private static final long LINGER_FIRST_PARK_NANOS = 20_000;
+    private static final long LINGER_MAX_PARK_NANOS = 500_000;
 
     private final java.util.function.BooleanSupplier failed;
     private TransactionTraits current;
@@ -121,11 +127,14 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         }
         long wait = Math.min(LINGER_NANOS, scheduler.openUnitTimeLeft(System.nanoTime()));
         long deadline = System.nanoTime() + wait;
+        long park = LINGER_FIRST_PARK_NANOS;
         while (ring.getCursor() <= sequence) {
-            if (System.nanoTime() >= deadline || failed.getAsBoolean()) {
+            long now = System.nanoTime();
+            if (now >= deadline || failed.getAsBoolean()) {
                 return false;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(park, deadline - now));
+            park = Math.min(park * 2, LINGER_MAX_PARK_NANOS);
         }
         return true;
     }
