@@ -56,7 +56,8 @@ apply:
 YAML
 
 echo "== binlog-applier run --until current ($MODE, $WORKERS workers, method $METHOD)"
-java -jar "$JAR" run --config "$WORK/demo.yml" --until current | tee "$WORK/applier.log" | grep -v " INFO BinlogReader" || true
+# the launcher's default JVM options (README "Running it")
+java -XX:+UseG1GC -Xms256m -Xmx1g -jar "$JAR" run --config "$WORK/demo.yml" --until current | tee "$WORK/applier.log" | grep -v " INFO BinlogReader" || true
 summary=$(grep "applied .* transactions" "$WORK/applier.log" || true)
 
 echo "== source versus target"
