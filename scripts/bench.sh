@@ -26,13 +26,7 @@ NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4
 OURS=${OURS:-"conservative:1:binlog conservative:4:binlog conservative:8:binlog conservative:16:binlog optimistic:1:binlog optimistic:4:binlog optimistic:8:binlog optimistic:16:binlog conservative:1:sql optimistic:4:sql"}
 # every contender runs REPEAT times; the table shows the median
 REPEAT=${REPEAT:-1}
-# The JVM options the installed launcher (and so the systemd unit) uses unless told otherwise, read
-# from the launcher itself: a bare `java -jar` on a large machine takes a quarter of its memory as
-# heap, and first-touch page faults of that growing heap cost the applier a third of its CPU.
-LAUNCHER_JAVA_OPTS=$(sed -n 's/^exec "$JAVA" ${BINLOG_APPLIER_JAVA_OPTS:-\([^}]*\)}.*$/\1/p' \
-  applier-server/src/main/dist/bin/binlog-applier)
-[ -n "$LAUNCHER_JAVA_OPTS" ] || { echo "bench: cannot read the launcher's default JVM options" >&2; exit 1; }
-BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-$LAUNCHER_JAVA_OPTS}
+BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-$(launcher_java_opts)}
 BENCH_APPLY_EXTRA=${BENCH_APPLY_EXTRA:-}
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-bench-results/$STAMP}

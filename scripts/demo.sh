@@ -17,6 +17,7 @@ METHOD=${METHOD:-binlog}
 echo "== building binlog-applier"
 mvn -B -q -ntp -DskipTests package
 JAR=applier-server/target/binlog-applier.jar
+JAVA_OPTS=$(launcher_java_opts)
 
 WORK=$(mktemp -d /tmp/binlog-applier-demo.XXXXXX)
 trap 'stop_servers; rm -rf "$WORK"' EXIT
@@ -56,8 +57,8 @@ apply:
 YAML
 
 echo "== binlog-applier run --until current ($MODE, $WORKERS workers, method $METHOD)"
-# the launcher's default JVM options (README "Running it")
-java -XX:+UseG1GC -Xms256m -Xmx1g -jar "$JAR" run --config "$WORK/demo.yml" --until current | tee "$WORK/applier.log" | grep -v " INFO BinlogReader" || true
+# shellcheck disable=SC2086 # the options are a list of words
+java $JAVA_OPTS -jar "$JAR" run --config "$WORK/demo.yml" --until current | tee "$WORK/applier.log" | grep -v " INFO BinlogReader" || true
 summary=$(grep "applied .* transactions" "$WORK/applier.log" || true)
 
 echo "== source versus target"

@@ -59,3 +59,15 @@ stop_servers() {
 sql() { # sql PORT "statements"
   mariadb --no-defaults -h127.0.0.1 -P"$1" -uroot -N -B -e "$2"
 }
+
+# The JVM options the installed launcher (and so the systemd unit) uses unless told otherwise, read
+# from the launcher itself so that the demo and the benchmark run the applier as users do: a bare
+# `java -jar` on a large machine takes a quarter of its memory as heap, and first-touch page faults
+# of that growing heap cost the applier a third of its CPU.
+launcher_java_opts() {
+  local opts
+  opts=$(sed -n 's/^exec "$JAVA" ${BINLOG_APPLIER_JAVA_OPTS:-\([^}]*\)}.*$/\1/p' \
+    applier-server/src/main/dist/bin/binlog-applier)
+  [ -n "$opts" ] || { echo "cannot read the launcher's default JVM options" >&2; return 1; }
+  echo "$opts"
+}

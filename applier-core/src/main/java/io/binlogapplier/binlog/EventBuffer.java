@@ -10,9 +10,6 @@ import java.util.zip.CRC32;
  * STMT_END_F flag of a rows event is set or cleared as it is written. Reused: {@link #reset}.
  */
 public final class EventBuffer {
-    /** Where the flags sit in a rows event body: after the 6-byte table id. */
-    private static final int ROWS_FLAGS_OFFSET = 6;
-
     private byte[] bytes;
     private int size;
     private final CRC32 crc = new CRC32();
@@ -30,7 +27,7 @@ public final class EventBuffer {
     /** Appends a rows event (v1 or v2) with STMT_END_F set ({@code statementEnd}) or cleared. */
     public void rowsEvent(EventHeader h, byte[] body, boolean checksum, boolean statementEnd) {
         int start = begin(h, body, checksum);
-        int flags = start + EventEncoder.HEADER_LENGTH + ROWS_FLAGS_OFFSET;
+        int flags = start + EventEncoder.HEADER_LENGTH + EventEncoder.ROWS_FLAGS_OFFSET;
         if (statementEnd) {
             bytes[flags] |= (byte) BinlogEvent.Rows.FLAG_STMT_END;
         } else {
@@ -55,10 +52,7 @@ public final class EventBuffer {
             int end = size - 4;
             crc.reset();
             crc.update(bytes, start, end - start);
-            long v = crc.getValue();
-            for (int i = 0; i < 4; i++) {
-                bytes[end + i] = (byte) (v >>> (8 * i));
-            }
+            EventEncoder.putLE(bytes, end, crc.getValue(), 4);
         }
     }
 

@@ -9,6 +9,8 @@ import java.util.zip.CRC32;
  */
 public final class EventEncoder {
     public static final int HEADER_LENGTH = 19;
+    /** Where the flags sit in a rows event body (v1 or v2): after the 6-byte table id. */
+    static final int ROWS_FLAGS_OFFSET = 6;
 
     private EventEncoder() {
     }
@@ -73,7 +75,7 @@ public final class EventEncoder {
      */
     public static byte[] rowsWithStatementEnd(byte[] body) {
         byte[] out = body.clone();
-        out[6] |= BinlogEvent.Rows.FLAG_STMT_END;
+        out[ROWS_FLAGS_OFFSET] |= BinlogEvent.Rows.FLAG_STMT_END;
         return out;
     }
 
@@ -83,7 +85,7 @@ public final class EventEncoder {
             java.util.Arrays.copyOfRange(formatDescription, HEADER_LENGTH, formatDescription.length)) == 4;
     }
 
-    private static void putLE(byte[] b, int off, long v, int n) {
+    static void putLE(byte[] b, int off, long v, int n) {
         for (int i = 0; i < n; i++) {
             b[off + i] = (byte) (v >>> (8 * i));
         }
