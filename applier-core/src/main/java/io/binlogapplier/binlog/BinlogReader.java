@@ -73,6 +73,15 @@ public final class BinlogReader {
         c.registerEventListener(event -> deliver(event, listener, fromText));
         c.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
             @Override
+            public void onConnect(BinaryLogClient client) {
+                // A stop that came between our check in run() and the library taking its connect
+                // lock found nothing to disconnect: disconnect now that there is a connection.
+                if (stopping) {
+                    disconnectQuietly();
+                }
+            }
+
+            @Override
             public void onCommunicationFailure(BinaryLogClient client, Exception ex) {
                 fail(SourceErrors.classify(ex, config.address(), config.user(), fromText));
             }
@@ -91,6 +100,9 @@ public final class BinlogReader {
 
     private void run(BinaryLogClient c, Listener listener, String fromText) {
         try {
+            if (stopping) {
+                return; // stopped before it connected: end the stream without connecting
+            }
             log.info("connecting to source {} as server_id {} from {}", config.address(), config.serverId(), fromText);
             c.connect();
         } catch (IOException | RuntimeException e) {
@@ -141,7 +153,10 @@ public final class BinlogReader {
         }
     }
 
-    /** Ends the stream: disconnects; {@link Listener#onEnd} follows on the reader thread. */
+    /**
+     * Ends the stream: disconnects; {@link Listener#onEnd} follows on the reader thread. A stop
+     * before {@link #start} or while connecting is kept: the reader then ends without streaming.
+     */
     public void stop() {
         stopping = true;
         disconnectQuietly();

@@ -124,6 +124,19 @@ public final class ConfigLoader {
         return new TargetConfig(host, port, user, password, schema, connect);
     }
 
+    private static final long MIB = 1L << 20;
+    /** The JVM's heap limit ({@code -Xmx}), which {@code apply.ring_bytes} must fit in. */
+    private static final long MAX_HEAP = Runtime.getRuntime().maxMemory();
+
+    /**
+     * Received bytes in flight by default: an eighth of the heap, between 16 MB and 256 MB. A row
+     * held for apply costs several times its binlog bytes (decoded values, the raw body kept for the
+     * BINLOG method, the statement being built), so the default leaves the rest of the heap to that.
+     */
+    static long defaultRingBytes(long maxHeap) {
+        return Math.max(16 * MIB, Math.min(256 * MIB, maxHeap / 8));
+    }
+
     private ApplyConfig apply(ConfigReader r) {
         ApplyMode mode = r.choice("mode", ApplyMode.CONSERVATIVE, ApplyMode.class);
         ApplyMethod method = r.choice("method", ApplyMethod.SQL, ApplyMethod.class);
@@ -135,7 +148,12 @@ public final class ConfigLoader {
         if (Integer.bitCount(ringEntries) != 1) {
             r.problem("ring_entries", "must be a power of two (1024, 4096 …), not " + ringEntries);
         }
-        long ringBytes = r.size("ring_bytes", 256L << 20, 1L << 20, 1L << 40);
+        long ringBytes = r.size("ring_bytes", defaultRingBytes(MAX_HEAP), 1L << 20, 1L << 40);
+        if (ringBytes > MAX_HEAP / 2) {
+            r.problem("ring_bytes", ringBytes / MIB + " MB does not fit in this JVM's heap (at most " + MAX_HEAP / MIB
+                + " MB): leave ring_bytes out (it is then " + defaultRingBytes(MAX_HEAP) / MIB + " MB), set at most "
+                + MAX_HEAP / 2 / MIB + " MB, or give the JVM more with -Xmx (BINLOG_APPLIER_JAVA_OPTS)");
+        }
         int retries = (int) r.integer("retries", 10, 0, 1000, false);
         r.rejectUnknown();
         return new ApplyConfig(mode, method, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries);

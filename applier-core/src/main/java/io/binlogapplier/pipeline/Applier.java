@@ -60,7 +60,8 @@ public final class Applier {
     private final ApplierStatus status;
     private final long stopTimeoutMillis;
     private volatile Pipeline current;
-    private volatile boolean stopRequested;
+    private final StopSignal stop = new StopSignal();
+    private final Faults faults;
 
     public ApplierConfig config() {
         return config;
@@ -72,6 +73,13 @@ public final class Applier {
 
     /** @param status told everything {@code metrics} is told, and the run's state; read it for health and lag */
     public Applier(ApplierConfig config, PipelineMetrics metrics, long stopTimeoutMillis, ApplierStatus status) {
+        this(config, metrics, stopTimeoutMillis, status, Faults.NONE);
+    }
+
+    /** As the public constructor, with faults injected by a test. */
+    Applier(ApplierConfig config, PipelineMetrics metrics, long stopTimeoutMillis, ApplierStatus status,
+            Faults faults) {
+        this.faults = faults;
         this.config = config;
         this.status = status;
         this.metrics = PipelineMetrics.tee(status, metrics);
@@ -178,6 +186,10 @@ public final class Applier {
         throws InterruptedException {
         SourceEndPoller poller = new SourceEndPoller(config.name(), config.source(), metrics, SOURCE_END_POLL_MILLIS);
         try (poller; durability) {
+            if (stop.requested()) {
+                log.info("stop requested during start-up: nothing applied");
+                return new Outcome(saved.position(), 0, 0, 0, elapsed(started), false);
+            }
             poller.start();
             durability.begin(status::lagSeconds);
             TableSchemaCache schemas = new TableSchemaCache();
@@ -186,10 +198,10 @@ public final class Applier {
             long units = 0;
             int losses = 0;
             while (true) {
-                Pipeline p = new Pipeline(config, pool, schemas, charsets, state, metrics);
+                Pipeline p = new Pipeline(config, pool, schemas, charsets, state, metrics, faults);
                 current = p;
-                if (stopRequested) {
-                    p.requestStop();
+                if (stop.requested()) {
+                    p.requestStop(); // requestStop() may have run before current was set
                 }
                 Pipeline.Result result;
                 try {
@@ -206,7 +218,7 @@ public final class Applier {
                 if (result.transactions() > 0) {
                     losses = 0;
                 }
-                if (result.ending() != Pipeline.Ending.SOURCE_LOST || stopRequested) {
+                if (result.ending() != Pipeline.Ending.SOURCE_LOST || stop.requested()) {
                     return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
                 }
                 metrics.error("source_lost");
@@ -219,7 +231,10 @@ public final class Applier {
                 long backoff = Math.min(30_000, 500L << Math.min(6, losses - 1));
                 log.info("reconnecting to the source in {} ms (attempt {} of {})", backoff, losses,
                     config.source().reconnectAttempts());
-                Thread.sleep(backoff);
+                if (stop.await(backoff)) {
+                    log.info("stop requested while waiting to reconnect");
+                    return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
+                }
                 try (Connection control = pool.get()) {
                     saved = state.load(control).orElseThrow(() -> new ApplierException(ExitCode.STATE_INVALID,
                         "the state row '" + config.name() + "' vanished from the target while running"));
@@ -283,7 +298,7 @@ public final class Applier {
 
     /** Graceful stop: no more reading, commit what is complete, then {@link #run} returns. */
     public void requestStop() {
-        stopRequested = true;
+        stop.request();
         status.stopping();
         Pipeline p = current;
         if (p != null) {

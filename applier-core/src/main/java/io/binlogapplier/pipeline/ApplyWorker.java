@@ -45,7 +45,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     private final WorkerState state;
     private Sequence progress = new Sequence();
 
-    private Connection connection;
+    private volatile Connection connection;
+    private final java.util.concurrent.atomic.AtomicBoolean discarded = new java.util.concurrent.atomic.AtomicBoolean();
     private TransactionApplier applier;
     private PreparedStatement advance;
     private PreparedStatement pending;
@@ -67,12 +68,22 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     /** What all workers of a pipeline share. */
     record WorkerContext(ConnectionSource connections, TableSchemaCache schemas, CharsetResolver charsets,
                          StateStore state, CommitSequencer sequencer, FailureLatch failure, Publisher publisher,
-                         int retries, PipelineMetrics metrics, ApplyMethod method, WorkerState[] workers) {
+                         int retries, PipelineMetrics metrics, ApplyMethod method, WorkerState[] workers,
+                         Faults faults) {
     }
 
-    /** Hands out target connections; the worker closes (returns) its own. */
+    /** Hands out target connections; the worker closes (returns) its own, or discards it. */
     interface ConnectionSource {
         Connection get() throws SQLException;
+
+        /** Closes {@code c} for good without committing; the server rolls back what it holds. */
+        default void discard(Connection c) {
+            try {
+                c.abort(Runnable::run);
+            } catch (SQLException | RuntimeException e) {
+                // already closed
+            }
+        }
     }
 
     /** One step of a unit that may have to be redone after a retry. */
@@ -105,28 +116,43 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         }
     }
 
+    /**
+     * Returns the connection to the pool only when no unit is open and the pipeline did not fail;
+     * otherwise discards it, so nothing it holds can ever commit (see {@link #abortConnection}).
+     */
     @Override
     public void onShutdown() {
-        if (connection == null) {
+        Connection c = connection;
+        if (c == null) {
             return;
         }
-        try {
-            if (unitId != 0) {
-                connection.rollback();
+        if (unitId != 0 || ctx.failure().failed() || discarded.get()) {
+            abortConnection();
+        } else {
+            try {
+                c.rollback();
+            } catch (SQLException e) {
+                log.debug("rollback on shutdown: {}", e.toString());
             }
-        } catch (SQLException e) {
-            log.debug("rollback on shutdown: {}", e.toString());
         }
         applier.close();
         try {
-            connection.close();
+            c.close();
         } catch (SQLException e) {
             log.debug("closing worker connection: {}", e.toString());
         }
     }
 
-    Connection connection() {
-        return connection;
+    /**
+     * Cuts this worker's connection, from any thread: the pipeline failed, and whatever unit it
+     * holds must roll back, never commit. A call the worker is inside fails; the worker then finds
+     * the pipeline failed and does nothing more.
+     */
+    void abortConnection() {
+        Connection c = connection;
+        if (c != null && discarded.compareAndSet(false, true)) {
+            ctx.connections().discard(c);
+        }
     }
 
     /**
@@ -190,12 +216,14 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         if (d.barrier()) {
             // A barrier runs alone and is never retried: apply it as it streams in and let its bytes go.
             applyBarrierPart(d, t);
+            ctx.faults().at(Faults.Point.WORKER_PART_APPLIED, t);
         } else {
             if (d.joinWait() > 0) {
                 run(d, () -> awaitJoin(d.joinWait()));
             }
             parts.add(t);
             run(d, this::applyPending);
+            ctx.faults().at(Faults.Point.WORKER_PART_APPLIED, t);
         }
         if (d.unitEnd()) {
             run(d, () -> commit(d));

@@ -20,12 +20,18 @@ final class CommitSequencer {
     private volatile long lowWaterCommitMicros;
     private volatile long committedTransactions;
     private volatile long committedRows;
+    private volatile Runnable onCommit = () -> { };
 
     CommitSequencer(FailureLatch failure, SourcePosition start, long startCommitMicros) {
         this.failure = failure;
         this.lowWater = start;
         this.lowWaterCommitMicros = startCommitMicros;
         failure.whenFailed(this::wakeAll);
+    }
+
+    /** Runs {@code r} after every commit (on the committing thread); it must not block. */
+    void onCommit(Runnable r) {
+        onCommit = r;
     }
 
     /** The newest unit id committed (0 before the first). */
@@ -91,6 +97,7 @@ final class CommitSequencer {
         } finally {
             lock.unlock();
         }
+        onCommit.run();
     }
 
     void wakeAll() {

@@ -1,5 +1,6 @@
 package io.binlogapplier.pipeline;
 
+import io.binlogapplier.apply.SqlErrors;
 import io.binlogapplier.schedule.ConflictResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +43,7 @@ final class ConflictMonitor implements AutoCloseable {
     private final Thread thread;
     private final String query;
     private final PipelineMetrics metrics;
-    private volatile boolean running = true;
+    private final StopSignal stop = new StopSignal();
 
     ConflictMonitor(String name, Connection connection, WorkerState[] workers, CommitSequencer sequencer,
                     PipelineMetrics metrics) throws SQLException {
@@ -62,8 +63,7 @@ final class ConflictMonitor implements AutoCloseable {
 
     private void run() {
         try {
-            while (running) {
-                Thread.sleep(POLL_MILLIS);
+            while (!stop.await(POLL_MILLIS)) {
                 if (!anyUnitInFlight() || !anyStatementRunningFor(WAITING_NANOS)) {
                     continue; // nobody can be waiting for a lock: spare the target the query
                 }
@@ -71,9 +71,21 @@ final class ConflictMonitor implements AutoCloseable {
                 stuckStatements();
             }
         } catch (SQLException e) {
-            log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
-                + " only by innodb_lock_wait_timeout; GRANT PROCESS to the target user to detect them at once",
-                e.getMessage());
+            if (stop.requested()) {
+                return;
+            }
+            if (SqlErrors.verdict(e) == SqlErrors.Verdict.RECONNECT) {
+                // The workers meet the same loss and report it; one line here is enough.
+                log.info("stopped watching the target's lock waits: the connection was lost ({})",
+                    SqlErrors.firstLineOf(e));
+            } else if (SqlErrors.exitCode(e) == io.binlogapplier.ExitCode.TARGET_PRIVILEGE) {
+                log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
+                    + " only by innodb_lock_wait_timeout; GRANT PROCESS to the target user to detect them at once",
+                    SqlErrors.firstLineOf(e));
+            } else {
+                log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
+                    + " only by innodb_lock_wait_timeout", SqlErrors.firstLineOf(e));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -172,10 +184,15 @@ final class ConflictMonitor implements AutoCloseable {
         }
     }
 
+    /** Stops watching: requests the stop, waits for the thread (it polls at most one more query), closes. */
     @Override
     public void close() {
-        running = false;
-        thread.interrupt();
+        stop.request();
+        try {
+            thread.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             connection.close();
         } catch (SQLException ignored) {

@@ -33,6 +33,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One run of the stream, wired end to end: reader → assembler → ring → scheduler → workers →
@@ -43,6 +44,8 @@ public final class Pipeline {
     private static final Logger log = LoggerFactory.getLogger(Pipeline.class);
     /** Transactions above this many bytes travel the ring in parts. */
     static final long PART_BYTES = 8L << 20;
+    /** The longest the run thread parks between checks when nothing wakes it. */
+    private static final long WAKE_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     /** How a run ended without failing. */
     public enum Ending { UNTIL_REACHED, STOPPED, SOURCE_LOST }
@@ -58,16 +61,20 @@ public final class Pipeline {
     private final StateStore state;
     private final PipelineMetrics metrics;
     private final FailureLatch failure = new FailureLatch();
+    private final Faults faults;
     private volatile BinlogReader reader;
     private volatile Publisher publisher;
     private volatile CommitSequencer sequencer;
     private volatile boolean stopRequested;
+    /** The thread in {@link #run}, woken (unparked) by everything that may end the run. */
+    private volatile Thread runner;
     private volatile boolean untilReached;
     private volatile ApplierException sourceLoss;
     private final AtomicLong endUnit = new AtomicLong(-1);
 
-    public Pipeline(ApplierConfig config, TargetPool target, TableSchemaCache schemas, CharsetResolver charsets,
-                    StateStore state, PipelineMetrics metrics) {
+    Pipeline(ApplierConfig config, TargetPool target, TableSchemaCache schemas, CharsetResolver charsets,
+             StateStore state, PipelineMetrics metrics, Faults faults) {
+        this.faults = faults;
         this.config = config;
         this.target = target;
         this.schemas = schemas;
@@ -91,7 +98,10 @@ public final class Pipeline {
         throws InterruptedException {
         String name = config.name();
         int workers = config.apply().workers();
+        runner = Thread.currentThread();
+        failure.whenFailed(this::wake);
         CommitSequencer seq = new CommitSequencer(failure, saved.position(), saved.sourceCommitMicros());
+        seq.onCommit(this::wake);
         sequencer = seq;
         AtomicInteger threadNo = new AtomicInteger();
         Disruptor<RingSlot> disruptor = new Disruptor<>(RingSlot::new, config.apply().ringEntries(), r -> {
@@ -120,16 +130,25 @@ public final class Pipeline {
             new UnitBounds(config.apply().unitMaxTransactions(), config.apply().unitMaxBytes(),
                 config.apply().unitMaxDelay().toNanos()),
             new GtidTracker(saved.position().gtids()), saved.position().resumeBy());
-        SchedulerHandler schedulerHandler = new SchedulerHandler("applier-" + name + "-scheduler", scheduler,
+        SchedulerHandler schedulerHandler = new SchedulerHandler("applier-" + name + "-scheduler", scheduler, faults,
             new TraitsBuilder(schemas, schedulerConnection, config.apply().mode()), seq, ring,
-            saved.pending() == null ? null : saved.pending().coordinates(), endUnit::set, failure::failed);
-        CountDownLatch sawEnd = new CountDownLatch(workers);
+            saved.pending() == null ? null : saved.pending().coordinates(), last -> {
+                endUnit.set(last);
+                wake();
+            }, failure::failed);
+        CountDownLatch sawEnd = new CountDownLatch(workers) {
+            @Override
+            public void countDown() {
+                super.countDown();
+                wake();
+            }
+        };
         WorkerState[] states = new WorkerState[workers];
         for (int i = 0; i < workers; i++) {
             states[i] = new WorkerState();
         }
-        ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target::get, schemas, charsets, state, seq,
-            failure, pub, config.apply().retries(), metrics, config.apply().method(), states);
+        ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
+            failure, pub, config.apply().retries(), metrics, config.apply().method(), states, faults);
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
@@ -163,9 +182,15 @@ public final class Pipeline {
         // with BINLOG statements even under apply.method sql.
         BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true);
         reader = r;
+        if (stopRequested) {
+            // Stopped before the reader existed, so requestStop() found nothing to stop: a stopped
+            // reader ends at once without connecting, and its end publishes END as after any stop.
+            r.stop();
+        }
         r.start(saved.position(), new BinlogReader.Listener() {
             @Override
             public void onEvent(BinlogEvent event) throws InterruptedException {
+                faults.at(Faults.Point.READER_EVENT, null);
                 rowFilter.accept(event);
             }
 
@@ -197,24 +222,32 @@ public final class Pipeline {
                 if (stopRequested && stopDeadline == Long.MAX_VALUE) {
                     stopDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(stopTimeoutMillis);
                 }
-                if (System.nanoTime() > stopDeadline) {
+                long now = System.nanoTime();
+                if (now > stopDeadline) {
                     failure.fail(new ApplierException(ExitCode.STOP_TIMEOUT, "in-flight units did not finish within "
                         + stopTimeoutMillis + " ms of the stop request; they were rolled back and will be applied"
                         + " again on the next start"));
                     break;
                 }
-                Thread.sleep(10);
+                // Woken by a commit, the END marker reaching a worker or the scheduler, a failure or a
+                // stop request; the timeout only bounds a wake-up that raced with the checks above.
+                LockSupport.parkNanos(this, Math.min(WAKE_BOUND_NANOS, stopDeadline - now));
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
             }
         } finally {
+            if (failure.failed()) {
+                // Nothing more may commit: cut the workers' connections first (the server rolls back
+                // what they hold), then stop the rest.
+                abortWorkers(handlers);
+            }
             if (conflicts != null) {
                 conflicts.close();
             }
             r.stop();
             r.join(5_000);
             disruptor.halt();
-            if (failure.failed()) {
-                abortWorkers(handlers);
-            }
             try {
                 schedulerConnection.close();
             } catch (SQLException ignored) {
@@ -236,6 +269,14 @@ public final class Pipeline {
         if (r != null) {
             r.stop();
         }
+        wake();
+    }
+
+    private void wake() {
+        Thread t = runner;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
     }
 
     /** The low-water mark right now (null before the run starts). */
@@ -244,23 +285,14 @@ public final class Pipeline {
         return s == null ? null : s.lowWater();
     }
 
+    /**
+     * Cuts every worker's connection at once: a worker blocked in a database call learns of the
+     * failure only when the call returns, and must not commit meanwhile. Aborting never commits; the
+     * server rolls back the open transaction of a connection that goes away.
+     */
     private void abortWorkers(ApplyWorker[] workers) {
-        // Workers blocked in a database call learn of the failure only when the call returns; give
-        // them a moment, then cut their connections so nothing more commits.
-        try {
-            Thread.sleep(200);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
         for (ApplyWorker w : workers) {
-            Connection c = w.connection();
-            if (c != null) {
-                try {
-                    c.abort(Runnable::run);
-                } catch (SQLException | RuntimeException ignored) {
-                    // already closed
-                }
-            }
+            w.abortConnection();
         }
     }
 

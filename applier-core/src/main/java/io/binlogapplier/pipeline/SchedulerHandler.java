@@ -39,15 +39,17 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
     private long lastDdlUnit;
     private long seenCommitted;
     private final String threadName;
+    private final Faults faults;
 
     /**
      * @param replayStart start of the transaction recorded as pending before a crash (null: none)
      * @param onEnd receives the last unit that will commit, once END passes
      */
-    SchedulerHandler(String threadName, UnitScheduler scheduler, TraitsBuilder traits, CommitSequencer sequencer,
+    SchedulerHandler(String threadName, UnitScheduler scheduler, Faults faults, TraitsBuilder traits, CommitSequencer sequencer,
                      RingBuffer<RingSlot> ring, BinlogCoordinates replayStart, LongConsumer onEnd,
                      java.util.function.BooleanSupplier failed) {
         this.threadName = threadName;
+        this.faults = faults;
         this.failed = failed;
         this.scheduler = scheduler;
         this.traits = traits;
@@ -95,6 +97,7 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
             return;
         }
         Transaction t = slot.transaction;
+        faults.at(Faults.Point.SCHEDULER_PART, t);
         if (t.part() == 0) {
             if (slot.traits == null) {
                 slot.traits = traitsOf(t);

@@ -21,7 +21,7 @@ final class SourceEndPoller implements AutoCloseable {
     private final PipelineMetrics metrics;
     private final long intervalMillis;
     private final Thread thread;
-    private volatile boolean running = true;
+    private final StopSignal stop = new StopSignal();
 
     SourceEndPoller(String name, SourceConfig source, PipelineMetrics metrics, long intervalMillis) {
         this.source = source;
@@ -39,8 +39,7 @@ final class SourceEndPoller implements AutoCloseable {
         SourceInspector inspector = null;
         boolean warned = false;
         try {
-            while (running) {
-                Thread.sleep(intervalMillis);
+            while (!stop.await(intervalMillis)) {
                 try {
                     if (inspector == null) {
                         inspector = SourceInspector.connect(source);
@@ -48,7 +47,7 @@ final class SourceEndPoller implements AutoCloseable {
                     metrics.sourceEnd(inspector.currentPosition());
                     warned = false;
                 } catch (ApplierException e) {
-                    if (!running) {
+                    if (stop.requested()) {
                         return;
                     }
                     metrics.error("source_end_poll");
@@ -74,8 +73,8 @@ final class SourceEndPoller implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        thread.interrupt();
+        stop.request();
+        thread.interrupt(); // a query to the source in progress
         try {
             thread.join(2_000);
         } catch (InterruptedException e) {

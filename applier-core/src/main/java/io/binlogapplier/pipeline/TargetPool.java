@@ -11,7 +11,7 @@ import java.sql.SQLException;
  * The target's connection pool (HikariCP): one connection per worker for its whole life, plus the
  * scheduler's and the control connection. Connector/J runs with server-side prepared statements.
  */
-public final class TargetPool implements AutoCloseable {
+public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSource {
     private final HikariDataSource pool;
 
     private TargetPool(HikariDataSource pool) {
@@ -39,7 +39,10 @@ public final class TargetPool implements AutoCloseable {
         c.addDataSourceProperty("rewriteBatchedStatements", "false");
         c.addDataSourceProperty("characterEncoding", "UTF-8");
         c.addDataSourceProperty("useLocalSessionState", "true");
-        c.addDataSourceProperty("useLocalTransactionState", "true");
+        // Not useLocalTransactionState: with it the driver skips a rollback() it believes needless,
+        // from the last server status it read. A worker failing between the server running a
+        // statement and the driver reading the answer (an OutOfMemoryError) then left the statement
+        // open, and the pool's reset to autocommit=1 committed part of a source transaction.
         c.addDataSourceProperty("elideSetAutoCommits", "true");
         c.addDataSourceProperty("cacheServerConfiguration", "true");
         c.addDataSourceProperty("maintainTimeStats", "false");
@@ -57,8 +60,25 @@ public final class TargetPool implements AutoCloseable {
         }
     }
 
+    @Override
     public Connection get() throws SQLException {
         return pool.getConnection();
+    }
+
+    /**
+     * Takes {@code c} (a connection of this pool) out of use for good: the driver's socket is closed
+     * at once, so the server rolls back whatever transaction it holds. The pool then finds the
+     * connection broken when it is closed (returned) and evicts it, without a reset that could
+     * commit. Safe from any thread, and while another thread is inside a call on {@code c}, which
+     * then fails.
+     */
+    @Override
+    public void discard(Connection c) {
+        try {
+            c.unwrap(Connection.class).abort(Runnable::run);
+        } catch (SQLException | RuntimeException e) {
+            // already closed: nothing left to roll back
+        }
     }
 
     @Override

@@ -22,6 +22,9 @@ final class Logging {
         setDefault("org.slf4j.simpleLogger.showThreadName", "true");
         setDefault("org.slf4j.simpleLogger.defaultLogLevel", "info");
         setDefault("org.slf4j.simpleLogger.log.com.zaxxer.hikari", "warn");
+        // "Connection … marked as broken" comes with the driver's whole stack trace for every lost
+        // target connection; the applier reports the loss itself, in one line.
+        setDefault("org.slf4j.simpleLogger.log.com.zaxxer.hikari.pool.ProxyConnection", "error");
         setDefault("org.slf4j.simpleLogger.log.com.github.shyiko", "warn");
         java.util.logging.LogManager.getLogManager().reset();
         SLF4JBridgeHandler.install();

@@ -13,15 +13,32 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // First of all: a SIGTERM from here on is a stop request that the command honours as soon as
+        // it has something to stop, never a lost signal or an exit 143.
+        ShutdownCoordinator shutdown = new ShutdownCoordinator();
+        shutdown.installShutdownHook(RunCommand.STOP_TIMEOUT_MILLIS + 10_000);
         Logging.configure();
-        int code = run(args);
+        int code = run(shutdown, args);
         System.out.flush();
         System.err.flush();
-        ShutdownCoordinator.exit(code);
+        shutdown.finished(code);
+        System.exit(code);
     }
 
+    /** Runs a command in this JVM without a shutdown hook or {@code System.exit} (tests). */
     static int run(String[] args) {
-        CommandLine cli = new CommandLine(new RootCommand())
+        return run(new ShutdownCoordinator(), args);
+    }
+
+    /** Runs a command; {@code shutdown} carries stop requests to it (SIGTERM, or a test). */
+    static int run(ShutdownCoordinator shutdown, String[] args) {
+        CommandLine.IFactory defaults = CommandLine.defaultFactory();
+        CommandLine cli = new CommandLine(new RootCommand(), new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> cls) throws Exception {
+                return cls == RunCommand.class ? cls.cast(new RunCommand(shutdown)) : defaults.create(cls);
+            }
+        })
             .setExecutionExceptionHandler((ex, cmd, parsed) -> {
                 ApplierException ae = ApplierException.of(ex);
                 Logging.failure(ae);

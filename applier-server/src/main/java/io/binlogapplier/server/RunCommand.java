@@ -33,6 +33,12 @@ final class RunCommand implements Callable<Integer> {
             + " start), FILE:OFFSET, a MariaDB GTID position (0-1-100,1-2-5) or a MySQL GTID set (uuid:1-100)"})
     String until;
 
+    private final ShutdownCoordinator shutdown;
+
+    RunCommand(ShutdownCoordinator shutdown) {
+        this.shutdown = shutdown;
+    }
+
     @Override
     public Integer call() throws Exception {
         ApplierConfig cfg;
@@ -45,10 +51,10 @@ final class RunCommand implements Callable<Integer> {
         ApplierStatus status = new ApplierStatus(Clock.systemUTC());
         try (MetricsServer endpoint = MetricsServer.start(cfg, status)) {
             Applier applier = new Applier(cfg, endpoint.metrics(), STOP_TIMEOUT_MILLIS, status);
-            ShutdownCoordinator.onTerm(() -> {
+            shutdown.onStop(() -> {
                 log.info("stop requested: committing what is complete");
                 applier.requestStop();
-            }, STOP_TIMEOUT_MILLIS + 10_000);
+            });
             report(applier.run(u));
         }
         return ExitCode.OK.code();

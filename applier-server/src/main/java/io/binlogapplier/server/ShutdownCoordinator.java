@@ -4,49 +4,89 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * SIGTERM → graceful stop. The JVM runs shutdown hooks on SIGTERM and would then exit with 143;
- * our hook asks the running command to stop, waits for it to finish (committing what is complete,
- * restoring settings), and ends the process with the command's own exit code.
+ * Stop requests for one process (or one in-process test run) of a command. A stop may come at any
+ * moment: before the command has anything to stop (configuration still loading), while it runs,
+ * or after it finished. One requested before {@link #onStop} is kept and handed to the action when
+ * it registers, so no stop is ever lost.
+ *
+ * <p>{@link #installShutdownHook} ties it to SIGTERM: the JVM runs shutdown hooks on SIGTERM and
+ * would then exit with 143; the hook requests the stop, waits for the command to finish (committing
+ * what is complete, restoring settings), and ends the process with the command's own exit code.
+ * Thread-safe.
  */
 final class ShutdownCoordinator {
-    private static final CountDownLatch finished = new CountDownLatch(1);
-    private static volatile int exitCode = 0;
-    private static volatile Runnable stopAction;
-    private static volatile boolean hooked;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile int exitCode;
+    private Runnable stopAction; // guarded by this
+    private boolean stopRequested; // guarded by this
 
-    private ShutdownCoordinator() {
+    /**
+     * Registers what a stop does; runs it at once (on this thread) when a stop was already
+     * requested. A later call replaces the action.
+     */
+    void onStop(Runnable action) {
+        boolean now;
+        synchronized (this) {
+            stopAction = action;
+            now = stopRequested;
+        }
+        if (now) {
+            action.run();
+        }
     }
 
-    /** Registers what SIGTERM should do; {@code maxWaitMillis} bounds the wait for the command. */
-    static synchronized void onTerm(Runnable stop, long maxWaitMillis) {
-        stopAction = stop;
-        if (hooked) {
-            return;
+    /** Requests the stop: runs the registered action once, or keeps the request for {@link #onStop}. */
+    void requestStop() {
+        Runnable action;
+        synchronized (this) {
+            if (stopRequested) {
+                return;
+            }
+            stopRequested = true;
+            action = stopAction;
         }
-        hooked = true;
+        if (action != null) {
+            action.run();
+        }
+    }
+
+    synchronized boolean stopRequested() {
+        return stopRequested;
+    }
+
+    /** The command ended with {@code code}; a waiting shutdown hook ends the process with it. */
+    void finished(int code) {
+        exitCode = code;
+        finished.countDown();
+    }
+
+    /** @return true when the command finished within {@code millis} */
+    boolean awaitFinished(long millis) throws InterruptedException {
+        return finished.await(millis, TimeUnit.MILLISECONDS);
+    }
+
+    int exitCode() {
+        return exitCode;
+    }
+
+    /**
+     * SIGTERM (or any JVM shutdown) requests the stop and waits up to {@code maxWaitMillis} for the
+     * command to finish, then halts with its exit code. After a normal end ({@link #finished} then
+     * {@code System.exit}) the hook halts at once with the same code: a SIGTERM racing with that
+     * exit cannot turn it into 143.
+     */
+    void installShutdownHook(long maxWaitMillis) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (finished.getCount() == 0) {
-                return; // a normal exit: System.exit already carries the code
-            }
-            Runnable s = stopAction;
-            if (s != null) {
-                s.run();
-            }
+            requestStop();
             try {
-                if (finished.await(maxWaitMillis, TimeUnit.MILLISECONDS)) {
+                if (awaitFinished(maxWaitMillis)) {
                     System.out.flush();
+                    System.err.flush();
                     Runtime.getRuntime().halt(exitCode);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "binlog-applier-shutdown"));
-    }
-
-    /** Ends the process: directly, or through the shutdown hook when a SIGTERM is being handled. */
-    static void exit(int code) {
-        exitCode = code;
-        finished.countDown();
-        System.exit(code);
     }
 }
