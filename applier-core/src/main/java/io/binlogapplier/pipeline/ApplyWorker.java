@@ -365,6 +365,10 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 if (v == SqlErrors.Verdict.FATAL) {
                     ApplierException fatal = SqlErrors.fatal(e, "applying", where);
                     if (!orderingMayExplain(d, fatal)) {
+                        if (mayNameTheRow(d, fatal)) {
+                            againAsSql(d, fatal);
+                            continue;
+                        }
                         throw fatal;
                     }
                     log.info("unit {} met a data conflict while earlier units were in flight ({}); retrying it after"
@@ -379,6 +383,10 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 retry(d, SqlErrors.firstLineOf(e), retryReason(e), e);
             } catch (ApplierException e) {
                 if (!orderingMayExplain(d, e)) {
+                    if (mayNameTheRow(d, e)) {
+                        againAsSql(d, e);
+                        continue;
+                    }
                     throw e;
                 }
                 // A row missing, duplicated or unreferenced while earlier units were still in flight may be
@@ -396,6 +404,24 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     /** A data conflict is only real once the unit has run with every earlier unit committed. */
     private boolean orderingMayExplain(Decision d, ApplierException e) {
         return e.exitCode() == ExitCode.TARGET_DATA_CONFLICT && !d.barrier() && !startedAlone && !serialRetried;
+    }
+
+    /** A data conflict from a BINLOG statement of a unit whose parts are kept: SQL can tell which row. */
+    private boolean mayNameTheRow(Decision d, ApplierException e) {
+        return e.exitCode() == ExitCode.TARGET_DATA_CONFLICT && ctx.method() == ApplyMethod.BINLOG && !sqlFallback
+            && !d.barrier();
+    }
+
+    /**
+     * A BINLOG statement holds many source transactions and says neither which one nor which row
+     * failed: roll back and apply the unit as SQL, row by row, which names both when it fails again.
+     */
+    private void againAsSql(Decision d, ApplierException e) throws SQLException {
+        log.info("unit {} met a data conflict under the BINLOG method ({}); applying it again as SQL to name the row"
+            + " and the transaction", d.unitId(), e.getMessage());
+        rollback();
+        sqlFallback = true;
+        applier.sqlOnly(true);
     }
 
     /** The metrics tag for a retried SQL error. */
