@@ -6,6 +6,11 @@ import io.binlogapplier.binlog.BinlogEvent;
 import io.binlogapplier.binlog.EventBuffer;
 import io.binlogapplier.binlog.EventEncoder;
 import io.binlogapplier.binlog.TableMap;
+import io.binlogapplier.errors.Classification;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
+import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.transaction.Change;
 
 import java.sql.Connection;
@@ -31,8 +36,6 @@ import java.util.Map;
  * event; a single rows event too large for a packet is returned to the caller to apply as SQL.
  */
 final class BinlogStatements {
-    /** ER_UNKNOWN_ERROR: how MariaDB reports a row event it could not apply from a BINLOG statement. */
-    static final int UNKNOWN_ERROR = 1105;
     /** Rows event flags the target reads when a statement starts: no foreign-key checks, relaxed unique checks. */
     private static final int STATEMENT_FLAGS = io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_NO_FOREIGN_KEY_CHECKS
         | io.binlogapplier.binlog.BinlogEvent.Rows.FLAG_RELAXED_UNIQUE_CHECKS;
@@ -219,8 +222,10 @@ final class BinlogStatements {
             }
             send(buffer.base64());
         } catch (SQLException e) {
-            if (SqlErrors.verdict(e) != SqlErrors.Verdict.FATAL || e.getErrorCode() == UNKNOWN_ERROR) {
-                // 1105: MariaDB keeps the cause in its error log; the caller may retry the unit as SQL to learn it.
+            if (ErrorClassifier.classify(e, Side.TARGET).action() != Classification.Action.FATAL
+                || VendorCode.ER_UNKNOWN_ERROR.is(e)) {
+                // ER_UNKNOWN_ERROR: MariaDB keeps the cause in its error log; the caller may retry the unit as
+                // SQL to learn it.
                 throw e;
             }
             throw fatal(e);
@@ -290,11 +295,13 @@ final class BinlogStatements {
     }
 
     private ApplierException fatal(SQLException e) {
-        List<String> warnings = e.getErrorCode() == 1105 ? warnings() : List.of();
+        List<String> warnings = VendorCode.ER_UNKNOWN_ERROR.is(e) ? warnings() : List.of();
         for (String w : warnings) {
-            if (w.startsWith("1677:") || w.startsWith("1610:")) { // ER_SLAVE_CONVERSION_FAILED, ER_SLAVE_CORRUPT_EVENT
+            int colon = w.indexOf(": "); // as warnings() writes them: "code: message"
+            VendorCode code = VendorCode.of(Integer.parseInt(w.substring(0, colon)));
+            if (code == VendorCode.ER_SLAVE_CONVERSION_FAILED || code == VendorCode.ER_SLAVE_CORRUPT_EVENT) {
                 return new ApplierException(ExitCode.TARGET_VALUE_REJECTED, "a row change from " + firstWhere
-                    + " (or a later transaction of its unit) does not fit the target (" + w.substring(6)
+                    + " (or a later transaction of its unit) does not fit the target (" + w.substring(colon + 2)
                     + "): the target column cannot hold the source's value: give it the source's type (SHOW CREATE"
                     + " TABLE on both) and restart", e);
             }
@@ -302,17 +309,17 @@ final class BinlogStatements {
         if (!warnings.isEmpty()) {
             e = new SQLException(e.getMessage() + "; " + String.join("; ", warnings), e.getSQLState(), e.getErrorCode(), e);
         }
-        if (e.getErrorCode() == SqlErrors.ER_SPECIFIC_ACCESS_DENIED) {
+        if (VendorCode.ER_SPECIFIC_ACCESS_DENIED_ERROR.is(e)) {
             return new ApplierException(ExitCode.TARGET_PRIVILEGE, "the target user may not run BINLOG statements ("
                 + e.getMessage() + "), which apply.method binlog and tables with triggers on the target need (a"
                 + " trigger must not fire again for changes the source's trigger already made): GRANT BINLOG REPLAY"
                 + " ON *.* (MariaDB 10.5+; SUPER before) to it", e);
         }
-        if (e.getErrorCode() == 1032) { // ER_KEY_NOT_FOUND: a row to update or delete is missing
+        if (VendorCode.ER_KEY_NOT_FOUND.is(e)) { // a row to update or delete is missing: say which transaction
             return new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "a row change from " + firstWhere
                 + " (or a later transaction of its unit) found no matching row on the target (" + e.getMessage()
                 + "): the target's data differs from the source's; repair or re-seed the target and restart", e);
         }
-        return SqlErrors.fatal(e, "BINLOG statement", firstWhere + " (or a later transaction of its unit)");
+        return Messages.targetFailure(e, "BINLOG statement", firstWhere + " (or a later transaction of its unit)");
     }
 }

@@ -4,6 +4,10 @@ import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.binlog.RowsKind;
 import io.binlogapplier.binlog.TableMap;
+import io.binlogapplier.errors.Classification;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
 import io.binlogapplier.transaction.Change;
 
 import java.sql.Connection;
@@ -194,10 +198,10 @@ final class RowApplier implements AutoCloseable {
     }
 
     private SQLException failure(SQLException e, String what, String where) {
-        if (SqlErrors.verdict(e) != SqlErrors.Verdict.FATAL) {
+        if (ErrorClassifier.classify(e, Side.TARGET).action() != Classification.Action.FATAL) {
             return e;
         }
-        throw SqlErrors.fatal(e, what, where);
+        throw Messages.targetFailure(e, what, where);
     }
 
     @Override

@@ -3,6 +3,11 @@ package io.binlogapplier.apply;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.binlog.QueryStatus;
+import io.binlogapplier.errors.Classification;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
+import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.transaction.Change;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +17,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -27,23 +34,22 @@ final class StatementRunner {
      * Errors that mean a DDL already took effect: when replaying the one statement that a crash may
      * have interrupted, these are expected and skipped (as MariaDB's slave_ddl_exec_mode=IDEMPOTENT).
      */
-    static final Set<Integer> ALREADY_APPLIED = Set.of(
-        1007, // ER_DB_CREATE_EXISTS
-        1008, // ER_DB_DROP_EXISTS
-        1050, // ER_TABLE_EXISTS_ERROR
-        1051, // ER_BAD_TABLE_ERROR
-        1060, // ER_DUP_FIELDNAME
-        1061, // ER_DUP_KEYNAME
-        1091, // ER_CANT_DROP_FIELD_OR_KEY
-        1146, // ER_NO_SUCH_TABLE (a RENAME or ALTER … RENAME already done)
-        1304, // ER_SP_ALREADY_EXISTS
-        1305, // ER_SP_DOES_NOT_EXIST
-        1359, // ER_TRG_ALREADY_EXISTS
-        1360, // ER_TRG_DOES_NOT_EXIST
-        1396, // ER_CANNOT_USER
-        1826, // ER_FK_DUP_NAME
-        4093 // MariaDB ER_DUP_CONSTRAINT_NAME
-    );
+    static final Set<VendorCode> ALREADY_APPLIED = Collections.unmodifiableSet(EnumSet.of(
+        VendorCode.ER_DB_CREATE_EXISTS,
+        VendorCode.ER_DB_DROP_EXISTS,
+        VendorCode.ER_TABLE_EXISTS_ERROR,
+        VendorCode.ER_BAD_TABLE_ERROR,
+        VendorCode.ER_DUP_FIELDNAME,
+        VendorCode.ER_DUP_KEYNAME,
+        VendorCode.ER_CANT_DROP_FIELD_OR_KEY,
+        VendorCode.ER_NO_SUCH_TABLE, // a RENAME or ALTER … RENAME already done
+        VendorCode.ER_SP_ALREADY_EXISTS,
+        VendorCode.ER_SP_DOES_NOT_EXIST,
+        VendorCode.ER_TRG_ALREADY_EXISTS,
+        VendorCode.ER_TRG_DOES_NOT_EXIST,
+        VendorCode.ER_CANNOT_USER,
+        VendorCode.ER_FK_DUP_NAME,
+        VendorCode.ER_DUP_CONSTRAINT_NAME));
 
     private final Connection connection;
     private final CharsetResolver charsets;
@@ -75,15 +81,15 @@ final class StatementRunner {
                 st.execute(sql);
                 return true;
             } catch (SQLException e) {
-                if (replay && ALREADY_APPLIED.contains(e.getErrorCode())) {
+                if (replay && ALREADY_APPLIED.contains(VendorCode.of(e.getErrorCode()))) {
                     log.warn("statement at {} was already applied before a restart ({}); continuing", where,
-                        SqlErrors.firstLine(e.getMessage()));
+                        Messages.firstLine(e.getMessage()));
                     return false;
                 }
-                if (SqlErrors.verdict(e) != SqlErrors.Verdict.FATAL) {
+                if (ErrorClassifier.classify(e, Side.TARGET).action() != Classification.Action.FATAL) {
                     throw e;
                 }
-                throw SqlErrors.fatal(e, "statement `" + abbreviate(sql) + "`", where);
+                throw Messages.targetFailure(e, "statement `" + abbreviate(sql) + "`", where);
             } finally {
                 if (s.implicitCommit()) {
                     database = null; // a DROP DATABASE may have removed the default database
@@ -101,7 +107,7 @@ final class StatementRunner {
             st.execute("USE " + Sql.quote(db));
             database = db;
         } catch (SQLException e) {
-            if (e.getErrorCode() != SqlErrors.ER_BAD_DB) {
+            if (!VendorCode.ER_BAD_DB_ERROR.is(e)) {
                 throw e;
             }
             // The source's default database no longer exists here (e.g. CREATE DATABASE run from inside a

@@ -1,6 +1,7 @@
 package io.binlogapplier.apply;
 
 import io.binlogapplier.config.ApplyMethod;
+import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.transaction.Change;
 import io.binlogapplier.transaction.Transaction;
 
@@ -110,7 +111,7 @@ public final class TransactionApplier implements AutoCloseable {
 
     /** True when {@code e} is MariaDB's "Unknown error" for a BINLOG statement (the cause is in its error log). */
     public static boolean binlogUnknownError(SQLException e) {
-        return e.getErrorCode() == BinlogStatements.UNKNOWN_ERROR;
+        return VendorCode.ER_UNKNOWN_ERROR.is(e);
     }
 
     /** Sends row events still buffered for a BINLOG statement; call before the position update. */

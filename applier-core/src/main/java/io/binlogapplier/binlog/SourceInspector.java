@@ -3,6 +3,9 @@ package io.binlogapplier.binlog;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.config.SourceConfig;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Side;
+import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.position.BinlogCoordinates;
 
 import java.sql.Connection;
@@ -77,7 +80,7 @@ public final class SourceInspector implements AutoCloseable {
              ResultSet rs = s.executeQuery("SELECT @@GLOBAL." + name)) {
             return rs.next() ? rs.getString(1) : null;
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1193) { // ER_UNKNOWN_SYSTEM_VARIABLE
+            if (VendorCode.ER_UNKNOWN_SYSTEM_VARIABLE.is(e)) {
                 return null;
             }
             throw SourceErrors.classify(e, config.address(), config.user(), "the start");
@@ -102,7 +105,7 @@ public final class SourceInspector implements AutoCloseable {
         try {
             return s.executeQuery(sql);
         } catch (SQLException e) {
-            if (!mariadb && e.getErrorCode() == 1064) { // MySQL before 8.2 knows only SHOW MASTER STATUS
+            if (!mariadb && VendorCode.ER_PARSE_ERROR.is(e)) { // MySQL before 8.2 knows only SHOW MASTER STATUS
                 return s.executeQuery("SHOW MASTER STATUS");
             }
             throw e;
@@ -118,7 +121,7 @@ public final class SourceInspector implements AutoCloseable {
             }
             return files;
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1227 || e.getErrorCode() == 1044) {
+            if (ErrorClassifier.classify(e, Side.SOURCE).exitCode() == ExitCode.SOURCE_PRIVILEGE) {
                 return null;
             }
             throw SourceErrors.classify(e, config.address(), config.user(), "the start");

@@ -1,5 +1,6 @@
 package io.binlogapplier.config;
 
+import io.binlogapplier.errors.Messages;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
@@ -86,9 +87,7 @@ public final class ConfigLoader {
             String context = m.getContext() == null ? "" : m.getContext() + at(m.getContextMark()) + ", ";
             return context + m.getProblem() + at(m.getProblemMark());
         }
-        String text = String.valueOf(e.getMessage());
-        int nl = text.indexOf('\n');
-        return nl < 0 ? text : text.substring(0, nl);
+        return Messages.firstLine(e);
     }
 
     private static String at(java.util.Optional<org.snakeyaml.engine.v2.exceptions.Mark> mark) {

@@ -1,7 +1,11 @@
 package io.binlogapplier.durability;
 
+import io.binlogapplier.ExitCode;
 import io.binlogapplier.config.DurabilityConfig;
 import io.binlogapplier.config.DurabilityMode;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -226,8 +230,8 @@ public final class Durability implements AutoCloseable {
     }
 
     private static String cannot(String what, SQLException e) {
-        String m = e.getMessage() == null ? "no message" : e.getMessage().lines().findFirst().orElse("");
-        String hint = e.getErrorCode() == 1227 || e.getErrorCode() == 1044 || e.getErrorCode() == 1142
+        String m = Messages.firstLine(e.getMessage());
+        String hint = ErrorClassifier.classify(e, Side.TARGET).exitCode() == ExitCode.TARGET_PRIVILEGE
             ? " (the target user needs SUPER, or SYSTEM_VARIABLES_ADMIN on MySQL 8)" : "";
         return "cannot " + what + " the target's flush settings innodb_flush_log_at_trx_commit and sync_binlog"
             + hint + ": " + m;

@@ -1,6 +1,7 @@
 package io.binlogapplier.pipeline;
 
 import com.zaxxer.hikari.SQLExceptionOverride;
+import io.binlogapplier.errors.VendorCode;
 
 import java.sql.SQLException;
 
@@ -12,7 +13,7 @@ import java.sql.SQLException;
 public final class KeepConnectionOnUnknownError implements SQLExceptionOverride {
     @java.lang.Override
     public SQLExceptionOverride.Override adjudicate(SQLException e) {
-        return e.getErrorCode() == 1105 ? SQLExceptionOverride.Override.DO_NOT_EVICT
+        return VendorCode.ER_UNKNOWN_ERROR.is(e) ? SQLExceptionOverride.Override.DO_NOT_EVICT
             : SQLExceptionOverride.Override.CONTINUE_EVICT;
     }
 }

@@ -1,38 +1,32 @@
 package io.binlogapplier.pipeline;
 
 import io.binlogapplier.ApplierException;
-import io.binlogapplier.ExitCode;
-import io.binlogapplier.apply.SqlErrors;
+import io.binlogapplier.errors.Classification;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
 
 import java.sql.SQLException;
 
-/** One-line messages for failures to reach or log in to the target. */
+/** One-line messages for failures to reach or log in to the target, classified by {@link ErrorClassifier}. */
 public final class TargetErrors {
     private TargetErrors() {
     }
 
     public static ApplierException connect(Throwable t) {
-        Throwable c = t;
-        while (c != null && !(c instanceof SQLException)) {
-            c = c.getCause();
+        if (!(ErrorClassifier.rootOf(t) instanceof SQLException e)) {
+            return ApplierException.of(t); // no server said anything: ours, or already an ApplierException
         }
-        if (c instanceof SQLException e) {
-            if (e.getErrorCode() == 1045) {
-                return new ApplierException(ExitCode.TARGET_ACCESS_DENIED, "target refused the login ("
-                    + e.getMessage() + "): check target.user and target.password", t);
-            }
-            if (SqlErrors.verdict(e) == SqlErrors.Verdict.FATAL && e.getErrorCode() != 0) {
-                return SqlErrors.fatal(e, "connecting", "startup");
-            }
-            return new ApplierException(ExitCode.TARGET_UNREACHABLE, "cannot reach the target (" + firstLine(e)
-                + "): check target.host/target.port and that the server is running", t);
+        Classification c = ErrorClassifier.classify(e, Side.TARGET);
+        if (c.exitCode() == Side.TARGET.accessDenied()) {
+            return new ApplierException(c.exitCode(), "target refused the login (" + e.getMessage() + "): " + c.fix(),
+                t);
         }
-        return ApplierException.of(t);
-    }
-
-    private static String firstLine(SQLException e) {
-        String m = e.getMessage() == null ? "no message" : e.getMessage();
-        int nl = m.indexOf('\n');
-        return nl >= 0 ? m.substring(0, nl) : m;
+        if (c.action() == Classification.Action.FATAL && e.getErrorCode() != 0) {
+            return Messages.targetFailure(e, "connecting", "startup");
+        }
+        return new ApplierException(Side.TARGET.unreachable(), "cannot reach the target ("
+            + Messages.firstLine(e.getMessage()) + "): check target.host/target.port and that the server is running",
+            t);
     }
 }

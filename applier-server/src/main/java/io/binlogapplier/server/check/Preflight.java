@@ -3,6 +3,7 @@ package io.binlogapplier.server.check;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.errors.Messages;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -59,7 +60,7 @@ public final class Preflight {
                     targetRows.add(targetChecks.relaxedFlush());
                     targetChecks.applyMethod(source == null ? null : source.mariadb()).ifPresent(targetRows::add);
                 } catch (SQLException e) {
-                    targetRows.add(CheckResult.fail("target", "a query failed: " + SourceChecks.firstLine(e)));
+                    targetRows.add(CheckResult.fail("target", "a query failed: " + Messages.firstLine(e)));
                 }
             }
             if (source != null) {

@@ -1,8 +1,13 @@
 package io.binlogapplier.server.check;
 
 import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
 import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.SourceConfig;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
+import io.binlogapplier.errors.VendorCode;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -14,9 +19,6 @@ import java.util.Locale;
  * only: it never opens a binlog dump (that would evict a running replica with our server_id).
  */
 final class SourceChecks {
-    private static final int ER_SPECIFIC_ACCESS_DENIED = 1227;
-    private static final int ER_DBACCESS_DENIED = 1044;
-    private static final int ER_PARSE = 1064;
 
     private final SourceConfig config;
     private final SourceInspector source;
@@ -118,13 +120,13 @@ final class SourceChecks {
         try {
             replicas = replicas();
         } catch (SQLException e) {
-            if (denied(e)) {
+            if (denied(e, Side.SOURCE)) {
                 return CheckResult.warn(name, ours + " differs from the source's " + theirs + "; the source user may"
-                    + " not list replicas (" + firstLine(e) + "): GRANT " + (source.mariadb()
+                    + " not list replicas (" + Messages.firstLine(e) + "): GRANT " + (source.mariadb()
                     ? "REPLICATION MASTER ADMIN" : "REPLICATION SLAVE") + " to let check look, or make sure no"
                     + " other replica uses " + ours);
             }
-            return CheckResult.warn(name, "could not list the source's replicas (" + firstLine(e) + ")");
+            return CheckResult.warn(name, "could not list the source's replicas (" + Messages.firstLine(e) + ")");
         }
         for (String[] r : replicas) {
             if (r.length > 0 && Long.toString(ours).equals(r[0])) {
@@ -146,7 +148,7 @@ final class SourceChecks {
         try {
             return source.rows("SHOW REPLICAS");
         } catch (SQLException e) {
-            if (e.getErrorCode() == ER_PARSE) { // MySQL before 8.0.22
+            if (VendorCode.ER_PARSE_ERROR.is(e)) { // MySQL before 8.0.22
                 return source.rows("SHOW SLAVE HOSTS");
             }
             throw e;
@@ -162,18 +164,18 @@ final class SourceChecks {
         } catch (ApplierException e) {
             return CheckResult.fail(name, e.getMessage());
         } catch (SQLException e) {
-            if (denied(e)) {
+            if (denied(e, Side.SOURCE)) {
                 return CheckResult.fail(name, "user '" + config.user() + "' may not run SHOW BINARY LOGS ("
-                    + firstLine(e) + "): GRANT " + monitor + " ON *.* TO the user");
+                    + Messages.firstLine(e) + "): GRANT " + monitor + " ON *.* TO the user");
             }
-            return CheckResult.fail(name, "SHOW BINARY LOGS failed: " + firstLine(e));
+            return CheckResult.fail(name, "SHOW BINARY LOGS failed: " + Messages.firstLine(e));
         }
         Grants grants;
         try {
             grants = Grants.parse(source.rows("SHOW GRANTS").stream().map(r -> r[0]).toList());
         } catch (SQLException e) {
-            return CheckResult.warn(name, monitor + " works; SHOW GRANTS failed (" + firstLine(e) + "), so REPLICATION"
-                + " SLAVE is unchecked");
+            return CheckResult.warn(name, monitor + " works; SHOW GRANTS failed (" + Messages.firstLine(e)
+                + "), so REPLICATION SLAVE is unchecked");
         }
         if (grants.global("REPLICATION SLAVE")) {
             return CheckResult.pass(name, "REPLICATION SLAVE (granted), " + monitor + " (SHOW BINARY LOGS works)");
@@ -186,15 +188,10 @@ final class SourceChecks {
             + monitor + " ON *.* TO the user");
     }
 
-    static boolean denied(SQLException e) {
-        return e.getErrorCode() == ER_SPECIFIC_ACCESS_DENIED || e.getErrorCode() == ER_DBACCESS_DENIED
-            || e.getErrorCode() == 1142 || e.getErrorCode() == 1045;
-    }
-
-    static String firstLine(Throwable e) {
-        String m = e.getMessage() == null ? e.toString() : e.getMessage();
-        int nl = m.indexOf('\n');
-        return nl < 0 ? m : m.substring(0, nl);
+    /** True when {@code side}'s server refused the user, or the user lacks a privilege. */
+    static boolean denied(SQLException e, Side side) {
+        ExitCode x = ErrorClassifier.classify(e, side).exitCode();
+        return x == side.privilege() || x == side.accessDenied();
     }
 
     static String abbreviate(String s) {

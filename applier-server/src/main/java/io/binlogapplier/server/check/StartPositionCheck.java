@@ -3,6 +3,7 @@ package io.binlogapplier.server.check;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.StartPosition;
+import io.binlogapplier.errors.Messages;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.MariadbGtidPosition;
 import io.binlogapplier.position.SourceGtid;
@@ -63,7 +64,7 @@ final class StartPositionCheck {
         } catch (ApplierException e) {
             return CheckResult.fail(NAME, what + ": " + e.getMessage());
         } catch (SQLException e) {
-            return CheckResult.warn(NAME, what + ": cannot list the source's binlogs (" + SourceChecks.firstLine(e)
+            return CheckResult.warn(NAME, what + ": cannot list the source's binlogs (" + Messages.firstLine(e)
                 + ")");
         }
         for (String[] log : logs) {
@@ -86,7 +87,7 @@ final class StartPositionCheck {
                 : mysqlGtidOnSource(what, gtids);
         } catch (SQLException e) {
             return CheckResult.warn(NAME, what + ": could not compare it with the source's binlogs ("
-                + SourceChecks.firstLine(e) + ")");
+                + Messages.firstLine(e) + ")");
         }
     }
 

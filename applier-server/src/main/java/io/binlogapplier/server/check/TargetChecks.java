@@ -3,6 +3,9 @@ package io.binlogapplier.server.check;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.ApplyMethod;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
+import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.position.StateStore;
 
 import java.sql.Connection;
@@ -46,7 +49,7 @@ final class TargetChecks {
         try {
             g = Grants.parse(query("SHOW GRANTS"));
         } catch (SQLException e) {
-            problem = SourceChecks.firstLine(e);
+            problem = Messages.firstLine(e);
         }
         this.grants = g;
         this.grantsProblem = problem;
@@ -106,16 +109,16 @@ final class TargetChecks {
                 + "' at " + s.position().coordinates() + ", " + s.appliedTransactions() + " transactions applied")
                 .orElse("no row for '" + config.name() + "' yet: the first run starts at source.start"));
         } catch (SQLException e) {
-            savedUnknown = SourceChecks.firstLine(e);
-            if (SourceChecks.denied(e)) {
+            savedUnknown = Messages.firstLine(e);
+            if (SourceChecks.denied(e, Side.TARGET)) {
                 return privilegeProblem(name, "user '" + config.target().user() + "' may not use " + table + " ("
-                    + SourceChecks.firstLine(e) + ")", schema, "CREATE, SELECT, INSERT, UPDATE, DELETE");
+                    + Messages.firstLine(e) + ")", schema, "CREATE, SELECT, INSERT, UPDATE, DELETE");
             }
-            if (e.getErrorCode() == 1054) { // unknown column
+            if (VendorCode.ER_BAD_FIELD_ERROR.is(e)) {
                 return CheckResult.fail(name, table + " does not have the columns binlog-applier writes ("
-                    + SourceChecks.firstLine(e) + "): was it made by another program? Use another target.state_schema");
+                    + Messages.firstLine(e) + "): was it made by another program? Use another target.state_schema");
             }
-            return CheckResult.fail(name, "cannot read " + table + ": " + SourceChecks.firstLine(e));
+            return CheckResult.fail(name, "cannot read " + table + ": " + Messages.firstLine(e));
         }
     }
 

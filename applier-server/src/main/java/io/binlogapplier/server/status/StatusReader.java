@@ -3,6 +3,7 @@ package io.binlogapplier.server.status;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.server.check.TargetConnections;
 
@@ -19,8 +20,6 @@ import java.util.Optional;
 
 /** Reads what {@link StatusReport} needs from the target and the source. Reads only; creates nothing. */
 public final class StatusReader {
-    private static final int ER_NO_SUCH_TABLE = 1146;
-    private static final int ER_BAD_DB = 1049;
 
     private StatusReader() {
     }
@@ -43,7 +42,7 @@ public final class StatusReader {
                 updatedAt = updatedAt(c, schema, config.name());
             }
         } catch (SQLException e) {
-            if (e.getErrorCode() != ER_NO_SUCH_TABLE && e.getErrorCode() != ER_BAD_DB) {
+            if (!VendorCode.ER_NO_SUCH_TABLE.is(e) && !VendorCode.ER_BAD_DB_ERROR.is(e)) {
                 throw new ApplierException(io.binlogapplier.ExitCode.STATE_INVALID, "cannot read " + table + " on the"
                     + " target (" + e.getMessage() + "): check target.state_schema and the user's SELECT privilege", e);
             }
