@@ -1,11 +1,14 @@
 package io.binlogapplier.pipeline;
 
+import io.binlogapplier.errors.Classification;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.Sequence;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.apply.CharsetResolver;
-import io.binlogapplier.apply.SqlErrors;
 import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.apply.TransactionApplier;
 import io.binlogapplier.config.ApplyMethod;
@@ -279,8 +282,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             if (TransactionApplier.binlogUnknownError(e)) {
                 throw binlogUnknown(d, t, e);
             }
-            throw SqlErrors.verdict(e) == SqlErrors.Verdict.RECONNECT ? TargetErrors.connect(e)
-                : SqlErrors.fatal(e, "applying", TransactionApplier.describe(t));
+            throw ErrorClassifier.classify(e, Side.TARGET).action() == Classification.Action.RECONNECT
+                ? TargetErrors.connect(e) : Messages.targetFailure(e, "applying", TransactionApplier.describe(t));
         }
         ctx.publisher().release(t.sizeBytes());
         unitBytes -= t.sizeBytes();
@@ -359,11 +362,11 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                     applier.sqlOnly(true);
                     continue;
                 }
-                SqlErrors.Verdict v = SqlErrors.verdict(e);
+                Classification c = ErrorClassifier.classify(e, Side.TARGET);
                 Transaction t = parts.isEmpty() ? null : parts.get(Math.min(applied, parts.size() - 1));
                 String where = t == null ? "unit " + d.unitId() : TransactionApplier.describe(t);
-                if (v == SqlErrors.Verdict.FATAL) {
-                    ApplierException fatal = SqlErrors.fatal(e, "applying", where);
+                if (c.action() == Classification.Action.FATAL) {
+                    ApplierException fatal = Messages.targetFailure(e, "applying", where);
                     if (!orderingMayExplain(d, fatal)) {
                         if (mayNameTheRow(d, fatal)) {
                             againAsSql(d, fatal);
@@ -377,10 +380,10 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                     retry(d, "data conflict while earlier units were in flight", "data_conflict_in_flight", null);
                     continue;
                 }
-                if (v == SqlErrors.Verdict.RECONNECT) {
+                if (c.action() == Classification.Action.RECONNECT) {
                     throw TargetErrors.connect(e);
                 }
-                retry(d, SqlErrors.firstLineOf(e), retryReason(e), e);
+                retry(d, Messages.withCode(e), c.reason(), e);
             } catch (ApplierException e) {
                 if (!orderingMayExplain(d, e)) {
                     if (mayNameTheRow(d, e)) {
@@ -422,16 +425,6 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         rollback();
         sqlFallback = true;
         applier.sqlOnly(true);
-    }
-
-    /** The metrics tag for a retried SQL error. */
-    static String retryReason(SQLException e) {
-        return switch (e.getErrorCode()) {
-            case 1213 -> "deadlock";
-            case 1205 -> "lock_wait_timeout";
-            case 1317 -> "interrupted";
-            default -> "other";
-        };
     }
 
     private void retry(Decision d, String why, String reason, SQLException cause)

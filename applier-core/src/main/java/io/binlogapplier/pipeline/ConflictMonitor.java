@@ -1,6 +1,9 @@
 package io.binlogapplier.pipeline;
 
-import io.binlogapplier.apply.SqlErrors;
+import io.binlogapplier.errors.Classification;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
 import io.binlogapplier.schedule.ConflictResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,17 +77,18 @@ final class ConflictMonitor implements AutoCloseable {
             if (stop.requested()) {
                 return;
             }
-            if (SqlErrors.verdict(e) == SqlErrors.Verdict.RECONNECT) {
+            Classification c = ErrorClassifier.classify(e, Side.TARGET);
+            if (c.action() == Classification.Action.RECONNECT) {
                 // The workers meet the same loss and report it; one line here is enough.
                 log.info("stopped watching the target's lock waits: the connection was lost ({})",
-                    SqlErrors.firstLineOf(e));
-            } else if (SqlErrors.exitCode(e) == io.binlogapplier.ExitCode.TARGET_PRIVILEGE) {
+                    Messages.withCode(e));
+            } else if (c.exitCode() == io.binlogapplier.ExitCode.TARGET_PRIVILEGE) {
                 log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
                     + " only by innodb_lock_wait_timeout; GRANT PROCESS to the target user to detect them at once",
-                    SqlErrors.firstLineOf(e));
+                    Messages.withCode(e));
             } else {
                 log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
-                    + " only by innodb_lock_wait_timeout", SqlErrors.firstLineOf(e));
+                    + " only by innodb_lock_wait_timeout", Messages.withCode(e));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

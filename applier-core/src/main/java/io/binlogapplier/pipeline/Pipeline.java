@@ -1,5 +1,9 @@
 package io.binlogapplier.pipeline;
 
+import io.binlogapplier.errors.Classification;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Messages;
+import io.binlogapplier.errors.Side;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
@@ -7,7 +11,6 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.apply.CharsetResolver;
-import io.binlogapplier.apply.SqlErrors;
 import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.binlog.BinlogEvent;
 import io.binlogapplier.binlog.BinlogReader;
@@ -367,8 +370,8 @@ public final class Pipeline {
                 return;
             }
             if (ex instanceof SQLException se) {
-                failure.fail(SqlErrors.verdict(se) == SqlErrors.Verdict.RECONNECT ? TargetErrors.connect(se)
-                    : SqlErrors.fatal(se, "a target statement", "the pipeline"));
+                failure.fail(ErrorClassifier.classify(se, Side.TARGET).action() == Classification.Action.RECONNECT
+                    ? TargetErrors.connect(se) : Messages.targetFailure(se, "a target statement", "the pipeline"));
             } else if (ex instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
                 failure.fail(new ApplierException(ExitCode.INTERNAL, "pipeline thread interrupted", ex));
