@@ -74,6 +74,25 @@ final class CliRun implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits up to {@code seconds} for {@code condition}, polling; fails the test when the process
+     * exits first or time runs out, with {@code context} (e.g. server state) and the output.
+     */
+    void awaitThat(String what, int seconds, java.util.function.BooleanSupplier condition,
+                   java.util.function.Supplier<String> context) throws InterruptedException {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            if (!alive()) {
+                throw new AssertionError("the applier exited while waiting for: " + what + "\n" + output());
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("not " + what + " within " + seconds + " s (" + context.get() + "):\n" + output());
+    }
+
     /** SIGKILL: no shutdown hook, no cleanup. */
     int kill() {
         process.destroyForcibly();

@@ -265,17 +265,6 @@ class DurabilityIT {
 
     private static void await(String what, CliRun run, int seconds, BooleanSupplier condition)
         throws InterruptedException {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            if (!run.alive()) {
-                throw new AssertionError("the applier exited while waiting for: " + what + "\n" + run.output());
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("not " + what + " within " + seconds + " s (flush " + globals() + "):\n"
-            + run.output());
+        run.awaitThat(what, seconds, condition, () -> "flush " + globals());
     }
 }
