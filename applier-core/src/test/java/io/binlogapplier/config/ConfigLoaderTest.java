@@ -44,6 +44,26 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void ringBytesDefaultsToAnEighthOfTheHeapBetween16And256Mb() {
+        long mb = 1L << 20;
+        assertThat(ConfigLoader.defaultRingBytes(64 * mb)).isEqualTo(16 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(256 * mb)).isEqualTo(32 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(1024 * mb)).isEqualTo(128 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(8192 * mb)).isEqualTo(256 * mb);
+        assertThat(parse(GOOD).apply().ringBytes())
+            .isEqualTo(ConfigLoader.defaultRingBytes(Runtime.getRuntime().maxMemory()));
+    }
+
+    @Test
+    void aRingByteBudgetTheHeapCannotHoldIsAProblemNamingTheKey() {
+        long heapMb = Runtime.getRuntime().maxMemory() >> 20;
+        ConfigException e = problems(GOOD + "  ring_bytes: " + (heapMb + 1) + "MB\n");
+
+        assertThat(e.getMessage()).contains("apply.ring_bytes").contains("does not fit in this JVM's heap")
+            .contains("-Xmx");
+    }
+
+    @Test
     void theIssuesExampleLoadsWithDefaults() {
         ApplierConfig c = parse(GOOD);
 
