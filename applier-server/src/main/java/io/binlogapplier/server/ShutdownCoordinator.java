@@ -77,7 +77,9 @@ final class ShutdownCoordinator {
      */
     void installShutdownHook(long maxWaitMillis) {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            requestStop();
+            if (finished.getCount() > 0) {
+                requestStop(); // SIGTERM while the command runs; after a normal end there is nothing to stop
+            }
             try {
                 if (awaitFinished(maxWaitMillis)) {
                     System.out.flush();
