@@ -88,7 +88,7 @@ final class CliRun implements AutoCloseable {
             if (!alive()) {
                 throw new AssertionError("the applier exited while waiting for: " + what + "\n" + output());
             }
-            Thread.sleep(20);
+            Thread.sleep(100);
         }
         throw new AssertionError("not " + what + " within " + seconds + " s (" + context.get() + "):\n" + output());
     }

@@ -233,8 +233,12 @@ class DurabilityIT {
 
     /** A session of the target waits for a row lock. */
     private static boolean waiting() {
+        // MariaDB 10.11 was seen listing a blocked UPDATE as RUNNING in INNODB_TRX while its thread
+        // sat in "Updating" until innodb_lock_wait_timeout: either view counts.
         return SERVERS.target().queryLong("SELECT COUNT(*) FROM information_schema.INNODB_TRX"
-            + " WHERE trx_state = 'LOCK WAIT'") > 0;
+            + " WHERE trx_state = 'LOCK WAIT'") > 0
+            || SERVERS.target().queryLong("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE command ="
+            + " 'Execute' AND state = 'Updating' AND info LIKE 'UPDATE `stopdb`.`u`%' AND time_ms >= 500") > 0;
     }
 
     private static String globals() {
@@ -252,7 +256,12 @@ class DurabilityIT {
             + " binlog_applier.applier_flush_settings WHERE stream = '" + stream + "'");
     }
 
+    /** Transactions {@code stream} applied, or -1 before its state row (or the table) exists. */
     private static long applied(String stream) {
+        if (SERVERS.target().queryLong("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA ="
+            + " 'binlog_applier' AND TABLE_NAME = 'applier_position'") == 0) {
+            return -1;
+        }
         String v = SERVERS.target().queryString("SELECT applied_transactions FROM binlog_applier.applier_position"
             + " WHERE stream = '" + stream + "'");
         return v == null ? -1 : Long.parseLong(v);
@@ -265,6 +274,6 @@ class DurabilityIT {
 
     private static void await(String what, CliRun run, int seconds, BooleanSupplier condition)
         throws InterruptedException {
-        run.awaitThat(what, seconds, condition, () -> "flush " + globals());
+        run.awaitThat(what, seconds, condition, () -> "flush " + globals() + ", applied " + applied("stop"));
     }
 }
