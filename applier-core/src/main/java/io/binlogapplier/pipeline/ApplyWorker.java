@@ -80,13 +80,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         Connection get() throws SQLException;
 
         /** Closes {@code c} for good without committing; the server rolls back what it holds. */
-        default void discard(Connection c) {
-            try {
-                c.abort(Runnable::run);
-            } catch (SQLException | RuntimeException e) {
-                // already closed
-            }
-        }
+        void discard(Connection c);
     }
 
     /** One step of a unit that may have to be redone after a retry. */
@@ -282,8 +276,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             if (TransactionApplier.binlogUnknownError(e)) {
                 throw binlogUnknown(d, t, e);
             }
-            throw ErrorClassifier.classify(e, Side.TARGET).action() == Classification.Action.RECONNECT
-                ? TargetErrors.connect(e) : Messages.targetFailure(e, "applying", TransactionApplier.describe(t));
+            throw TargetErrors.failure(e, "applying", TransactionApplier.describe(t));
         }
         ctx.publisher().release(t.sizeBytes());
         unitBytes -= t.sizeBytes();

@@ -1,9 +1,5 @@
 package io.binlogapplier.pipeline;
 
-import io.binlogapplier.errors.Classification;
-import io.binlogapplier.errors.ErrorClassifier;
-import io.binlogapplier.errors.Messages;
-import io.binlogapplier.errors.Side;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
@@ -370,8 +366,7 @@ public final class Pipeline {
                 return;
             }
             if (ex instanceof SQLException se) {
-                failure.fail(ErrorClassifier.classify(se, Side.TARGET).action() == Classification.Action.RECONNECT
-                    ? TargetErrors.connect(se) : Messages.targetFailure(se, "a target statement", "the pipeline"));
+                failure.fail(TargetErrors.failure(se, "a target statement", "the pipeline"));
             } else if (ex instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
                 failure.fail(new ApplierException(ExitCode.INTERNAL, "pipeline thread interrupted", ex));

@@ -13,6 +13,15 @@ public final class TargetErrors {
     private TargetErrors() {
     }
 
+    /**
+     * A target statement error that ends the run: a lost connection as {@link #connect}, anything
+     * else as one line naming {@code what} failed and {@code where} in the stream.
+     */
+    static ApplierException failure(SQLException e, String what, String where) {
+        return ErrorClassifier.classify(e, Side.TARGET).action() == Classification.Action.RECONNECT ? connect(e)
+            : Messages.targetFailure(e, what, where);
+    }
+
     public static ApplierException connect(Throwable t) {
         if (!(ErrorClassifier.rootOf(t) instanceof SQLException e)) {
             return ApplierException.of(t); // no server said anything: ours, or already an ApplierException
