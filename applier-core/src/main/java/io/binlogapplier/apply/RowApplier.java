@@ -17,6 +17,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,7 +34,17 @@ final class RowApplier implements AutoCloseable {
 
     private final Connection connection;
     private final TableSchemaCache schemas;
+    /** Most row changes (and event bytes) buffered as net effects before they are applied. */
+    static final long MAX_BUFFERED_CHANGES = 20_000;
+    static final long MAX_BUFFERED_BYTES = 8L << 20;
+
     private final Map<String, TablePlan> plans = new HashMap<>();
+    private final Map<TablePlan, Buffered> buffered = new LinkedHashMap<>();
+    private long bufferedChanges;
+    private long bufferedBytes;
+    private long netRows;
+    private long netStatements;
+    private long orderedRows;
     private Boolean foreignKeyChecks;
     private Boolean uniqueChecks;
 
@@ -43,15 +54,22 @@ final class RowApplier implements AutoCloseable {
     }
 
     /**
-     * Applies one rows event.
+     * Applies one rows event, or (net effect) buffers it until {@link #flush}.
      *
      * @param where names the transaction in error messages
      * @param idempotent the unit may have been applied before (replay after a crash): for
      *     non-transactional tables INSERT becomes REPLACE and a missing row is not an error
+     * @param netEffect the event may join its table's net effect (see {@link NetEffect}) when the
+     *     table allows it; otherwise, or when the table does not, it is applied now, in order
      */
-    void apply(Change.Rows rows, String where, boolean idempotent) throws SQLException {
+    void apply(Change.Rows rows, String where, boolean idempotent, boolean netEffect) throws SQLException {
         TableMap map = rows.table();
         TablePlan plan = plan(map);
+        if (netEffect && !idempotent && plan.netEffectFits(rows)) {
+            buffer(plan, rows, where);
+            return;
+        }
+        flush(plan);
         sessionFlags(rows.foreignKeyChecks(), rows.uniqueChecks());
         // Only a non-transactional table can hold changes from before a crash; InnoDB rolled them back.
         boolean replay = idempotent && !plan.schema.transactional();
@@ -60,6 +78,123 @@ final class RowApplier implements AutoCloseable {
             case UPDATE -> updateOrDelete(plan, rows, where, replay, true);
             case DELETE -> updateOrDelete(plan, rows, where, replay, false);
         }
+        orderedRows += rows.rowCount();
+    }
+
+    private void buffer(TablePlan plan, Change.Rows rows, String where) {
+        Buffered b = buffered.get(plan);
+        if (b == null) {
+            b = new Buffered(new NetEffect(plan.lookupColumns), where);
+            buffered.put(plan, b);
+        }
+        List<Object[]> images = rows.rows();
+        try {
+            switch (rows.kind()) {
+                case INSERT -> {
+                    for (Object[] image : images) {
+                        b.effect.add(RowsKind.INSERT, null, image, rows.afterColumns());
+                    }
+                }
+                case DELETE -> {
+                    for (Object[] image : images) {
+                        b.effect.add(RowsKind.DELETE, image, null, null);
+                    }
+                }
+                case UPDATE -> {
+                    for (int r = 0; r < images.size(); r += 2) {
+                        b.effect.add(RowsKind.UPDATE, images.get(r), images.get(r + 1), rows.afterColumns());
+                    }
+                }
+            }
+        } catch (NetEffect.Contradiction e) {
+            throw new ApplierException(ExitCode.TARGET_DATA_CONFLICT, e.getMessage() + " in " + plan.schema + " ("
+                + where + "): the target's key of that table is not a key of the source's rows; make the table's"
+                + " definitions match and restart");
+        }
+        bufferedChanges += rows.rowCount();
+        bufferedBytes += rows.sizeBytes();
+    }
+
+    /** True when the buffered net effects grew past their bounds: the caller should {@link #flush} them. */
+    boolean bufferFull() {
+        return bufferedChanges >= MAX_BUFFERED_CHANGES || bufferedBytes >= MAX_BUFFERED_BYTES;
+    }
+
+    /** Applies every buffered net effect: call before the position update and before anything ordered. */
+    void flush() throws SQLException {
+        for (Map.Entry<TablePlan, Buffered> e : buffered.entrySet()) {
+            apply(e.getKey(), e.getValue());
+        }
+        buffered.clear();
+        bufferedChanges = 0;
+        bufferedBytes = 0;
+    }
+
+    private void flush(TablePlan plan) throws SQLException {
+        Buffered b = buffered.remove(plan);
+        if (b != null) {
+            apply(plan, b);
+        }
+    }
+
+    /** Drops what is buffered (the unit is being rolled back) and the unit's counts. */
+    void discard() {
+        buffered.clear();
+        bufferedChanges = 0;
+        bufferedBytes = 0;
+        netRows = 0;
+        netStatements = 0;
+        orderedRows = 0;
+    }
+
+    /** The unit's counts, as {@code {netRows, netStatements, orderedRows}}; resets them. */
+    long[] takeCounts() {
+        long[] out = {netRows, netStatements, orderedRows};
+        netRows = 0;
+        netStatements = 0;
+        orderedRows = 0;
+        return out;
+    }
+
+    /** Deletes every row that existed, then inserts every final row (see {@link NetEffect}). */
+    private void apply(TablePlan plan, Buffered b) throws SQLException {
+        String where = "the net effect of changes to " + plan.schema + " from " + b.where + " on";
+        List<Object[]> deletes = b.effect.deletes();
+        int[] keyCols = plan.lookupColumns;
+        int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / keyCols.length));
+        int i = 0;
+        while (i < deletes.size()) {
+            int chunk = Integer.highestOneBit(Math.min(maxRows, deletes.size() - i));
+            PreparedStatement ps = plan.statement(RowsKind.DELETE, null, null, chunk, false,
+                () -> RowSql.deleteByKeys(plan.schema, plan.columns(keyCols), chunk));
+            int p = 1;
+            for (int r = 0; r < chunk; r++) {
+                for (int c : keyCols) {
+                    plan.bind(ps, p++, deletes.get(i + r), c);
+                }
+            }
+            int found;
+            try {
+                found = execute(ps, false);
+            } catch (SQLException e) {
+                throw failure(e, "DELETE from " + plan.schema, where);
+            }
+            netStatements++;
+            if (found != chunk) {
+                throw new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "DELETE of " + chunk + " rows by key found "
+                    + found + " in " + plan.schema + " (" + where + "): the target's data differs from the source's;"
+                    + " repair or re-seed the target and restart");
+            }
+            i += chunk;
+        }
+        Map<BitSet, List<Object[]>> byColumns = new LinkedHashMap<>();
+        for (NetEffect.Row row : b.effect.inserts()) {
+            byColumns.computeIfAbsent(row.columns(), k -> new ArrayList<>()).add(row.image());
+        }
+        for (Map.Entry<BitSet, List<Object[]>> e : byColumns.entrySet()) {
+            netStatements += insert(plan, e.getKey(), e.getValue(), where, false);
+        }
+        netRows += b.effect.changes();
     }
 
     private TablePlan plan(TableMap map) throws SQLException {
@@ -69,6 +204,7 @@ final class RowApplier implements AutoCloseable {
         if (plan == null || plan.schema != schema || plan.columnCount != map.columnCount()
             || plan.columnNames != map.columnNames()) {
             if (plan != null) {
+                flush(plan);
                 plan.close();
             }
             plan = new TablePlan(schema, map);
@@ -94,9 +230,14 @@ final class RowApplier implements AutoCloseable {
     }
 
     private void insert(TablePlan plan, Change.Rows rows, String where, boolean replace) throws SQLException {
-        BitSet present = rows.afterColumns();
+        insert(plan, rows.afterColumns(), rows.rows(), where, replace);
+    }
+
+    /** Inserts rows that hold the columns {@code present}, several per statement; returns the statements sent. */
+    private int insert(TablePlan plan, BitSet present, List<Object[]> images, String where, boolean replace)
+        throws SQLException {
         int[] cols = plan.writable(present);
-        List<Object[]> images = rows.rows();
+        int statements = 0;
         int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / Math.max(1, cols.length)));
         int i = 0;
         while (i < images.size()) {
@@ -124,8 +265,10 @@ final class RowApplier implements AutoCloseable {
             } catch (SQLException e) {
                 throw failure(e, "INSERT into " + plan.schema, where);
             }
+            statements++;
             i += chunk;
         }
+        return statements;
     }
 
     private void updateOrDelete(TablePlan plan, Change.Rows rows, String where, boolean idempotent, boolean update)
@@ -212,6 +355,9 @@ final class RowApplier implements AutoCloseable {
         plans.clear();
     }
 
+    private record Buffered(NetEffect effect, String where) {
+    }
+
     /** What one worker knows of one table: mapping, statements by row shape. */
     private final class TablePlan {
         final TableSchema schema;
@@ -222,6 +368,11 @@ final class RowApplier implements AutoCloseable {
         final boolean[] unsigned;
         final Map<ShapeKey, PreparedStatement> statements = new HashMap<>();
         final Map<BitSet, int[]> writableCache = new HashMap<>();
+        final Map<BitSet, Boolean> coversCache = new HashMap<>();
+        /** Source columns of the lookup key when every one is in the binlog's table; else null. */
+        final int[] lookupColumns;
+        /** Null when the net effect may apply to this table. */
+        final String orderedReason;
 
         TablePlan(TableSchema schema, TableMap map) {
             this.schema = schema;
@@ -233,6 +384,40 @@ final class RowApplier implements AutoCloseable {
             for (int i = 0; i < columnCount; i++) {
                 unsigned[i] = map.unsigned() != null ? map.unsigned()[i] : schema.columns().get(targetOf[i]).unsigned();
             }
+            BitSet all = new BitSet();
+            all.set(0, columnCount);
+            this.lookupColumns = keyColumns(all);
+            this.orderedReason = schema.orderedApplyReason();
+        }
+
+        /**
+         * The event may join the table's net effect: the table allows it, before images hold the
+         * lookup key and after images every column the target stores (a row is re-inserted whole).
+         */
+        boolean netEffectFits(Change.Rows rows) {
+            if (orderedReason != null || lookupColumns == null) {
+                return false;
+            }
+            if (rows.kind() != RowsKind.INSERT && keyColumns(rows.beforeColumns()) == null) {
+                return false;
+            }
+            return rows.kind() == RowsKind.DELETE || covers(rows.afterColumns());
+        }
+
+        /** Every non-generated target column gets its value from a column of the image. */
+        private boolean covers(BitSet present) {
+            return coversCache.computeIfAbsent(present, p -> {
+                BitSet targets = new BitSet();
+                for (int c : writable(p)) {
+                    targets.set(targetOf[c]);
+                }
+                for (ColumnInfo col : schema.columns()) {
+                    if (!col.generated() && !targets.get(col.ordinal())) {
+                        return false;
+                    }
+                }
+                return true;
+            });
         }
 
         /** Source columns present in the image that the target lets us write (not generated). */

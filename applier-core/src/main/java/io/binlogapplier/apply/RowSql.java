@@ -64,6 +64,39 @@ public final class RowSql {
         return sb.toString();
     }
 
+    /**
+     * Deletes {@code rows} rows by their lookup key: {@code `k` IN (?,…)} for a one-column key, else
+     * {@code (`a`=? AND `b`=?) OR …}.
+     */
+    public static String deleteByKeys(TableSchema t, List<ColumnInfo> key, int rows) {
+        StringBuilder sb = new StringBuilder(64 + rows * key.size() * 12);
+        sb.append("DELETE FROM ").append(t.qualifiedName()).append(" WHERE ");
+        if (key.size() == 1) {
+            sb.append(Sql.quote(key.get(0).name())).append(" IN (");
+            for (int r = 0; r < rows; r++) {
+                if (r > 0) {
+                    sb.append(',');
+                }
+                sb.append(key(key.get(0)));
+            }
+            return sb.append(')').toString();
+        }
+        for (int r = 0; r < rows; r++) {
+            if (r > 0) {
+                sb.append(" OR ");
+            }
+            sb.append('(');
+            for (int i = 0; i < key.size(); i++) {
+                if (i > 0) {
+                    sb.append(" AND ");
+                }
+                sb.append(Sql.quote(key.get(i).name())).append('=').append(key(key.get(i)));
+            }
+            sb.append(')');
+        }
+        return sb.toString();
+    }
+
     private static void where(StringBuilder sb, List<ColumnInfo> where, boolean byKey) {
         sb.append(" WHERE ");
         for (int i = 0; i < where.size(); i++) {

@@ -13,10 +13,11 @@ import java.util.List;
  * @param transactional InnoDB (or another engine that can roll back)
  * @param hasTriggers the target fires triggers on this table
  * @param foreignKeys this table's foreign keys (it is the child)
+ * @param referenced some foreign key references this table (it is a parent)
  */
 public record TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,
                           List<KeyInfo> uniqueKeys, List<Integer> lookupKey, String engine, boolean transactional,
-                          boolean hasTriggers, List<ForeignKey> foreignKeys) {
+                          boolean hasTriggers, List<ForeignKey> foreignKeys, boolean referenced) {
 
     /** A unique key (PRIMARY included) by name and column positions. */
     public record KeyInfo(String name, List<Integer> columns) {
@@ -27,6 +28,32 @@ public record TableSchema(String schema, String table, List<ColumnInfo> columns,
      */
     public record ForeignKey(String name, List<Integer> columns, String parentSchema, String parentTable,
                              List<String> parentColumns) {
+    }
+
+    /**
+     * Why this table's row changes must be applied in source order rather than as their net effect
+     * per key, or null when the net effect is provably the same: a table without a lookup key (rows
+     * cannot be told apart), a non-transactional one, one with triggers on the target (they fire per
+     * statement row), and a foreign key's parent or child (cascades and checks must run in the
+     * source's order).
+     */
+    public String orderedApplyReason() {
+        if (lookupKey.isEmpty()) {
+            return "no primary or NOT NULL unique key";
+        }
+        if (!transactional) {
+            return "non-transactional";
+        }
+        if (hasTriggers) {
+            return "triggers on the target";
+        }
+        if (!foreignKeys.isEmpty()) {
+            return "child of a foreign key";
+        }
+        if (referenced) {
+            return "parent of a foreign key";
+        }
+        return null;
     }
 
     public String qualifiedName() {

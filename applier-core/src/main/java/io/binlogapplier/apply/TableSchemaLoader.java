@@ -31,6 +31,9 @@ final class TableSchemaLoader {
     private static final String TRIGGERS = "SELECT COUNT(*) FROM information_schema.TRIGGERS"
         + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?";
 
+    private static final String REFERENCED = "SELECT COUNT(*) FROM information_schema.KEY_COLUMN_USAGE"
+        + " WHERE REFERENCED_TABLE_SCHEMA = ? AND REFERENCED_TABLE_NAME = ?";
+
     private TableSchemaLoader() {
     }
 
@@ -146,11 +149,19 @@ final class TableSchemaLoader {
                 }
             }
         }
+        boolean referenced;
+        try (PreparedStatement ps = c.prepareStatement(REFERENCED)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                referenced = rs.next() && rs.getInt(1) > 0;
+            }
+        }
         String e = engine == null ? "" : engine;
         boolean transactional = e.equalsIgnoreCase("InnoDB") || e.equalsIgnoreCase("TokuDB")
             || e.equalsIgnoreCase("RocksDB") || e.equalsIgnoreCase("ndbcluster");
         return new TableSchema(schema, table, List.copyOf(columns), primary, List.copyOf(unique), lookup, e,
-            transactional, triggers, List.copyOf(foreign));
+            transactional, triggers, List.copyOf(foreign), referenced);
     }
 
     private static String lower(String s) {

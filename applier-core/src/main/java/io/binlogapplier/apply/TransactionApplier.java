@@ -30,16 +30,22 @@ public final class TransactionApplier implements AutoCloseable {
     private final StatementRunner statements;
     private final BinlogStatements binlog;
     private final boolean binlogMethod;
+    private final boolean netEffect;
     private boolean sqlOnly;
 
+    /**
+     * @param netEffect under the SQL method, apply each table's row changes of a unit as their net
+     *     effect where that is provably the same as applying them in order ({@link NetEffect})
+     */
     public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets,
-                              ApplyMethod method) throws SQLException {
+                              ApplyMethod method, boolean netEffect) throws SQLException {
         this.connection = connection;
         this.schemas = schemas;
         this.rows = new RowApplier(connection, schemas);
         this.statements = new StatementRunner(connection, charsets, SESSION_INIT);
         initSession(connection);
         this.binlogMethod = method == ApplyMethod.BINLOG;
+        this.netEffect = netEffect && !binlogMethod;
         this.binlog = new BinlogStatements(connection, maxEventBytes(connection));
     }
 
@@ -75,11 +81,14 @@ public final class TransactionApplier implements AutoCloseable {
                 if (!replay && r.body() != null && part.head().format() != null
                     && (binlogMethod && !sqlOnly || triggered(r))) {
                     for (Change.Rows tooLarge : binlog.add(r, part.head().format(), where)) {
-                        rows.apply(tooLarge, where, false);
+                        rows.apply(tooLarge, where, false, false);
                     }
                 } else {
-                    flush();
-                    rows.apply(r, where, replay);
+                    binlog.flush();
+                    rows.apply(r, where, replay, netEffect && !sqlOnly);
+                    if (rows.bufferFull()) {
+                        rows.flush();
+                    }
                 }
             } else if (c instanceof Change.Statement s) {
                 flush();
@@ -102,11 +111,29 @@ public final class TransactionApplier implements AutoCloseable {
     }
 
     /**
-     * Applies rows as SQL even under apply.method binlog (except for tables with triggers): used to
-     * retry a unit whose BINLOG statement failed with MariaDB's uninformative "Unknown error".
+     * Applies rows as SQL, one by one in source order, even under apply.method binlog (except for
+     * tables with triggers) and whatever the net effect setting: used to apply a unit again when a
+     * BINLOG statement or a net effect failed without naming the transaction and row at fault.
      */
     public void sqlOnly(boolean on) {
         sqlOnly = on;
+    }
+
+    /**
+     * True while a data conflict in the open unit may have come from a statement that spans several
+     * transactions (a BINLOG statement or a net effect): applying the unit again with
+     * {@link #sqlOnly} names the transaction and the row.
+     */
+    public boolean mayNameTheRowByApplyingInOrder() {
+        return !sqlOnly && (binlogMethod || netEffect);
+    }
+
+    /**
+     * The open unit's counts since the last call: {@code {netRows, netStatements, orderedRows}} (see
+     * {@link io.binlogapplier.pipeline.PipelineMetrics#netEffect}).
+     */
+    public long[] takeCounts() {
+        return rows.takeCounts();
     }
 
     /** True when {@code e} is MariaDB's "Unknown error" for a BINLOG statement (the cause is in its error log). */
@@ -114,14 +141,16 @@ public final class TransactionApplier implements AutoCloseable {
         return VendorCode.ER_UNKNOWN_ERROR.is(e);
     }
 
-    /** Sends row events still buffered for a BINLOG statement; call before the position update. */
+    /** Sends row changes still buffered (BINLOG statements, net effects); call before the position update. */
     public void flush() throws SQLException {
         binlog.flush();
+        rows.flush();
     }
 
-    /** Drops buffered row events (the unit is being rolled back). */
+    /** Drops buffered row changes and the unit's counts (the unit is being rolled back). */
     public void discard() {
         binlog.discard();
+        rows.discard();
     }
 
     /** Names a transaction in messages: its GTID (if any) and source position. */

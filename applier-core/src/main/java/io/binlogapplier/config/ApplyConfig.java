@@ -13,6 +13,8 @@ import java.time.Duration;
  * @param ringEntries the ring's capacity in entries (a power of two)
  * @param ringBytes the most event bytes received but not yet committed
  * @param retries how often a unit that lost a lock conflict is retried before the applier stops
+ * @param netEffect the SQL method applies each table's row changes of a unit as their net effect per
+ *     key, where that is provably the same as applying them in order
  */
 public record ApplyConfig(
     ApplyMode mode,
@@ -23,6 +25,7 @@ public record ApplyConfig(
     Duration unitMaxDelay,
     int ringEntries,
     long ringBytes,
-    int retries
+    int retries,
+    boolean netEffect
 ) {
 }

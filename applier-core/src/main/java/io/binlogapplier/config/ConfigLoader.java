@@ -154,8 +154,10 @@ public final class ConfigLoader {
                 + MAX_HEAP / 2 / MIB + " MB, or give the JVM more with -Xmx (BINLOG_APPLIER_JAVA_OPTS)");
         }
         int retries = (int) r.integer("retries", 10, 0, 1000, false);
+        boolean netEffect = r.bool("net_effect", true);
         r.rejectUnknown();
-        return new ApplyConfig(mode, method, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries);
+        return new ApplyConfig(mode, method, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries,
+            netEffect);
     }
 
     private MetricsConfig metrics(ConfigReader r) {

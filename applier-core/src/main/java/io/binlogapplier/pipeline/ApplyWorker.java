@@ -72,7 +72,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     record WorkerContext(ConnectionSource connections, TableSchemaCache schemas, CharsetResolver charsets,
                          StateStore state, CommitSequencer sequencer, FailureLatch failure, Publisher publisher,
                          int retries, PipelineMetrics metrics, ApplyMethod method, WorkerState[] workers,
-                         Faults faults) {
+                         Faults faults, boolean netEffect) {
     }
 
     /** Hands out target connections; the worker closes (returns) its own, or discards it. */
@@ -101,7 +101,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         Thread.currentThread().setName(threadName);
         try {
             connection = ctx.connections().get();
-            applier = new TransactionApplier(connection, ctx.schemas(), ctx.charsets(), ctx.method());
+            applier = new TransactionApplier(connection, ctx.schemas(), ctx.charsets(), ctx.method(),
+                ctx.netEffect());
             advance = connection.prepareStatement(ctx.state().advanceSql());
             pending = connection.prepareStatement(ctx.state().pendingSql());
             try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
@@ -319,6 +320,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         ctx.sequencer().markCommitted(d.unitId(), d.positionAfter(), lastCommitMicros, d.transactions(), unitRows);
         ctx.publisher().release(unitBytes);
         ctx.metrics().unitCommitted(d.transactions(), unitRows, unitBytes);
+        long[] counts = applier.takeCounts();
+        ctx.metrics().netEffect(counts[0], counts[1], counts[2]);
         endUnit();
     }
 
@@ -402,10 +405,12 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         return e.exitCode() == ExitCode.TARGET_DATA_CONFLICT && !d.barrier() && !startedAlone && !serialRetried;
     }
 
-    /** A data conflict from a BINLOG statement of a unit whose parts are kept: SQL can tell which row. */
+    /**
+     * A data conflict from a BINLOG statement or a net effect of a unit whose parts are kept: SQL
+     * applied in order can tell which row.
+     */
     private boolean mayNameTheRow(Decision d, ApplierException e) {
-        return e.exitCode() == ExitCode.TARGET_DATA_CONFLICT && ctx.method() == ApplyMethod.BINLOG && !sqlFallback
-            && !d.barrier();
+        return e.exitCode() == ExitCode.TARGET_DATA_CONFLICT && applier.mayNameTheRowByApplyingInOrder() && !d.barrier();
     }
 
     /**
@@ -413,8 +418,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
      * failed: roll back and apply the unit as SQL, row by row, which names both when it fails again.
      */
     private void againAsSql(Decision d, ApplierException e) throws SQLException {
-        log.info("unit {} met a data conflict under the BINLOG method ({}); applying it again as SQL to name the row"
-            + " and the transaction", d.unitId(), e.getMessage());
+        log.info("unit {} met a data conflict ({}); applying it again as SQL, in source order, to name the row and"
+            + " the transaction", d.unitId(), e.getMessage());
         rollback();
         sqlFallback = true;
         applier.sqlOnly(true);

@@ -134,7 +134,7 @@ public final class Pipeline {
             saved.pending() == null ? null : saved.pending().coordinates(), last -> {
                 endUnit.set(last);
                 wake();
-            }, failure::failed);
+            }, failure::failed, metrics);
         CountDownLatch sawEnd = new CountDownLatch(workers) {
             @Override
             public void countDown() {
@@ -147,7 +147,8 @@ public final class Pipeline {
             states[i] = new WorkerState();
         }
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
-            failure, pub, config.apply().retries(), metrics, config.apply().method(), states, faults);
+            failure, pub, config.apply().retries(), metrics, config.apply().method(), states, faults,
+            config.apply().netEffect());
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);

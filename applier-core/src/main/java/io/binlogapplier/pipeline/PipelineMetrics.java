@@ -40,6 +40,21 @@ public interface PipelineMetrics {
     default void retried(String reason) {
     }
 
+    /**
+     * A barrier transaction was scheduled (it runs alone). {@code cause}: ddl, large_transaction,
+     * source_rollback, statement_dml or non_transactional.
+     */
+    default void barrier(String cause) {
+    }
+
+    /**
+     * A unit applied with the SQL method committed: {@code netRows} row changes went out as their net
+     * effect in {@code statements} statements; {@code orderedRows} row changes were applied one by one
+     * in source order (tables where the net effect is not provably equal, see the README).
+     */
+    default void netEffect(long netRows, long statements, long orderedRows) {
+    }
+
     /** The conflict monitor made a later unit give way. {@code reason}: lock_wait or long_statement. */
     default void conflict(String reason) {
     }
@@ -96,6 +111,18 @@ public interface PipelineMetrics {
             public void retried(String reason) {
                 first.retried(reason);
                 second.retried(reason);
+            }
+
+            @Override
+            public void barrier(String cause) {
+                first.barrier(cause);
+                second.barrier(cause);
+            }
+
+            @Override
+            public void netEffect(long netRows, long statements, long orderedRows) {
+                first.netEffect(netRows, statements, orderedRows);
+                second.netEffect(netRows, statements, orderedRows);
             }
 
             @Override

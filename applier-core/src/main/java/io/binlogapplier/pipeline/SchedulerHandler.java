@@ -40,6 +40,7 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
     private long seenCommitted;
     private final String threadName;
     private final Faults faults;
+    private final PipelineMetrics metrics;
 
     /**
      * @param replayStart start of the transaction recorded as pending before a crash (null: none)
@@ -47,8 +48,9 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
      */
     SchedulerHandler(String threadName, UnitScheduler scheduler, Faults faults, TraitsBuilder traits, CommitSequencer sequencer,
                      RingBuffer<RingSlot> ring, BinlogCoordinates replayStart, LongConsumer onEnd,
-                     java.util.function.BooleanSupplier failed) {
+                     java.util.function.BooleanSupplier failed, PipelineMetrics metrics) {
         this.threadName = threadName;
+        this.metrics = metrics;
         this.faults = faults;
         this.failed = failed;
         this.scheduler = scheduler;
@@ -103,6 +105,9 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
                 slot.traits = traitsOf(t);
             }
             current = slot.traits;
+            if (current.barrier()) {
+                metrics.barrier(current.barrierReason());
+            }
         }
         slot.traits = current;
         UnitScheduler.Lookahead next = null;

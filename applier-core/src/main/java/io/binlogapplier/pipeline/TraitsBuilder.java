@@ -10,16 +10,25 @@ import io.binlogapplier.transaction.Transaction;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
  * Decides a transaction's {@link TransactionTraits} from its content and the target's table
- * metadata (through the scheduler's own connection). Barriers: DDL, statement-format DML, changes
- * rolled back on the source, transactions too large for one part, non-transactional tables, and
- * tables without a primary or NOT NULL unique key.
+ * metadata (through the scheduler's own connection). Barriers, and nothing weaker: DDL,
+ * statement-format DML, non-transactional changes rolled back on the source, transactions too
+ * large for one part, non-transactional tables. A table without a usable key, a foreign key's
+ * parent or child, a table with triggers: these are write-set keys (optimistic mode) or nothing
+ * (conservative mode, where the source's commit groups already say what may run together).
  */
 final class TraitsBuilder {
+    /** Barrier causes, as metrics tag them. */
+    static final String DDL = "ddl";
+    static final String LARGE = "large_transaction";
+    static final String ROLLED_BACK = "source_rollback";
+    static final String STATEMENTS = "statement_dml";
+    static final String NON_TRANSACTIONAL = "non_transactional";
+
     private final TableSchemaCache schemas;
     private final Connection connection;
     private final ApplyMode mode;
@@ -32,26 +41,23 @@ final class TraitsBuilder {
 
     TransactionTraits of(Transaction first) throws SQLException {
         if (first.implicitCommit()) {
-            return TransactionTraits.barrier("DDL", true);
+            return TransactionTraits.barrier(DDL, true);
         }
         if (!first.whole()) {
-            return TransactionTraits.barrier("large transaction", true);
+            return TransactionTraits.barrier(LARGE, true);
         }
         if (first.end().rollback()) {
-            return TransactionTraits.barrier("non-transactional changes rolled back on the source", true);
+            return TransactionTraits.barrier(ROLLED_BACK, true);
         }
         if (first.hasStatements()) {
-            return TransactionTraits.barrier("statement-format DML", true);
+            return TransactionTraits.barrier(STATEMENTS, true);
         }
         Map<Change.Rows, TableSchema> tables = new java.util.IdentityHashMap<>();
         for (Change c : first.changes()) {
             if (c instanceof Change.Rows r) {
                 TableSchema t = schemas.get(r.table().schema(), r.table().table(), connection);
                 if (!t.transactional()) {
-                    return TransactionTraits.barrier("non-transactional table " + t + " (" + t.engine() + ")", true);
-                }
-                if (t.lookupKey().isEmpty()) {
-                    return TransactionTraits.barrier("table " + t + " has no primary or NOT NULL unique key", false);
+                    return TransactionTraits.barrier(NON_TRANSACTIONAL, true);
                 }
                 tables.put(r, t);
             }
@@ -59,6 +65,29 @@ final class TraitsBuilder {
         if (mode != ApplyMode.OPTIMISTIC) {
             return TransactionTraits.ordinary(TransactionTraits.NO_KEYS);
         }
-        return TransactionTraits.ordinary(WriteSets.of(first.changes(), tables::get));
+        long[] keys = WriteSets.of(first.changes(), tables::get);
+        return TransactionTraits.ordinary(withKeylessParents(keys, tables.values()));
+    }
+
+    /**
+     * A child row names its parent's key in its write set; a parent without a lookup key has no row
+     * keys, only its table-level key: then the child conflicts with that.
+     */
+    private long[] withKeylessParents(long[] keys, Iterable<TableSchema> tables) throws SQLException {
+        long[] out = keys;
+        for (TableSchema t : tables) {
+            for (TableSchema.ForeignKey fk : t.foreignKeys()) {
+                TableSchema parent = schemas.get(fk.parentSchema(), fk.parentTable(), connection);
+                if (parent.lookupKey().isEmpty()) {
+                    long k = WriteSets.tableKey(parent.schema(), parent.table());
+                    if (Arrays.binarySearch(out, k) < 0) {
+                        out = Arrays.copyOf(out, out.length + 1);
+                        out[out.length - 1] = k;
+                        Arrays.sort(out);
+                    }
+                }
+            }
+        }
+        return out;
     }
 }

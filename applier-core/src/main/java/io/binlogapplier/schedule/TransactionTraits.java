@@ -4,7 +4,8 @@ package io.binlogapplier.schedule;
  * What the scheduler needs to know of a transaction beyond its head.
  *
  * @param barrier must run alone: after everything before it committed, before anything after it starts
- * @param barrierReason why (for logs and metrics), null when not a barrier
+ * @param barrierReason why, as a metrics tag (ddl, large_transaction, source_rollback, statement_dml,
+ *     non_transactional), null when not a barrier
  * @param pending its effects cannot share a transaction with the position update (DDL,
  *     non-transactional tables): the position row records it as pending before it runs
  * @param writeSet hashes of every primary/unique key value it touches (optimistic mode)

@@ -20,8 +20,10 @@ import java.util.regex.Pattern;
 /**
  * Builds a transaction's write set: one 64-bit hash of (schema, table, key columns, key value) for
  * every PRIMARY/UNIQUE key value in every before and after image, and for every foreign key value
- * the hash of the parent key it references. Two transactions conflict when their sets intersect.
- * Pure.
+ * the hash of the parent key it references. A table without a lookup key (no primary or NOT NULL
+ * unique key) adds its {@linkplain #tableKey table-level key} instead of row keys: its changes
+ * conflict with every other change to that table and with nothing else. Two transactions conflict
+ * when their sets intersect. Pure.
  *
  * <p>Key values are normalised so that values the target's collation treats as equal hash alike:
  * text loses trailing spaces (PAD SPACE collations), and under case- or accent-insensitive
@@ -42,6 +44,12 @@ public final class WriteSets {
                 continue;
             }
             TableSchema t = schemas.apply(rows);
+            if (t.lookupKey().isEmpty()) {
+                if (n == out.length) {
+                    out = Arrays.copyOf(out, n * 2);
+                }
+                out[n++] = tableKey(t.schema(), t.table());
+            }
             int[] targetOf = ColumnMapping.of(rows.table(), t);
             int[] sourceOf = new int[t.columns().size()];
             Arrays.fill(sourceOf, -1);
@@ -84,6 +92,11 @@ public final class WriteSets {
         long[] result = Arrays.copyOf(out, n);
         Arrays.sort(result);
         return dedupe(result);
+    }
+
+    /** The key every change to a table shares when its rows cannot be told apart by a key. */
+    public static long tableKey(String schema, String table) {
+        return keyIdentity(schema, table, List.of("\u0000whole table"));
     }
 
     /** A key is identified by its table and column names, so a foreign key's reference matches it. */

@@ -12,7 +12,7 @@ class RowSqlTest {
         "utf8mb4_general_ci", true, false);
     private static final ColumnInfo F = new ColumnInfo("f", 2, "float", "float", null, null, true, false);
     private static final TableSchema T = new TableSchema("db", "t", List.of(ID, NAME, F), List.of(0),
-        List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false, List.of());
+        List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false, List.of(), false);
 
     @Test
     void insertsSeveralRowsInOneStatement() {
@@ -32,5 +32,28 @@ class RowSqlTest {
     void withoutAKeyTheWholeImageMatchesNullSafelyAndTextAsBytesOneRowAtATime() {
         assertThat(RowSql.delete(T, List.of(ID, NAME, F), false)).isEqualTo(
             "DELETE FROM `db`.`t` WHERE `id`<=>? AND CAST(`na``me` AS BINARY)<=>? AND `f`<=>? LIMIT 1");
+    }
+
+    @Test
+    void theNetEffectDeletesManyRowsByKeyInOneStatement() {
+        assertThat(RowSql.deleteByKeys(T, List.of(ID), 3)).isEqualTo("DELETE FROM `db`.`t` WHERE `id` IN (?,?,?)");
+        assertThat(RowSql.deleteByKeys(T, List.of(ID, NAME), 2))
+            .isEqualTo("DELETE FROM `db`.`t` WHERE (`id`=? AND `na``me`=?) OR (`id`=? AND `na``me`=?)");
+    }
+
+    @Test
+    void tablesWhoseRowsCannotBeToldApartOrThatFireCascadesOrTriggersAreAppliedInOrder() {
+        assertThat(T.orderedApplyReason()).isNull();
+        assertThat(new TableSchema("db", "t", List.of(ID), List.of(), List.of(), List.of(), "InnoDB", true, false,
+            List.of(), false).orderedApplyReason()).contains("no primary");
+        assertThat(new TableSchema("db", "t", List.of(ID), List.of(0), List.of(), List.of(0), "MyISAM", false, false,
+            List.of(), false).orderedApplyReason()).contains("non-transactional");
+        assertThat(new TableSchema("db", "t", List.of(ID), List.of(0), List.of(), List.of(0), "InnoDB", true, true,
+            List.of(), false).orderedApplyReason()).contains("triggers");
+        assertThat(new TableSchema("db", "t", List.of(ID), List.of(0), List.of(), List.of(0), "InnoDB", true, false,
+            List.of(new TableSchema.ForeignKey("fk", List.of(0), "db", "p", List.of("id"))), false)
+            .orderedApplyReason()).contains("child");
+        assertThat(new TableSchema("db", "t", List.of(ID), List.of(0), List.of(), List.of(0), "InnoDB", true, false,
+            List.of(), true).orderedApplyReason()).contains("parent");
     }
 }

@@ -20,7 +20,7 @@ class WriteSetsTest {
         "utf8mb4_general_ci", true, false);
     private static final TableSchema T = new TableSchema("db", "t", List.of(ID, CODE), List.of(0),
         List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0)), new TableSchema.KeyInfo("u_code", List.of(1))),
-        List.of(0), "InnoDB", true, false, List.of());
+        List.of(0), "InnoDB", true, false, List.of(), false);
     private static final TableMap MAP = new TableMap(7, "db", "t", new int[] {BinlogType.LONG, BinlogType.VARCHAR},
         new int[] {0, 40}, new int[] {0, 0}, new BitSet(), null, null, null);
 
@@ -58,7 +58,7 @@ class WriteSetsTest {
         ColumnInfo parentRef = new ColumnInfo("t_id", 1, "int", "int(11)", null, null, true, false);
         TableSchema child = new TableSchema("db", "child", List.of(ID, parentRef), List.of(0),
             List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false,
-            List.of(new TableSchema.ForeignKey("fk", List.of(1), "db", "t", List.of("id"))));
+            List.of(new TableSchema.ForeignKey("fk", List.of(1), "db", "t", List.of("id"))), false);
         TableMap childMap = new TableMap(8, "db", "child", new int[] {BinlogType.LONG, BinlogType.LONG},
             new int[] {0, 0}, new int[] {0, 0}, new BitSet(), null, null, null);
         BitSet all = new BitSet();
@@ -75,5 +75,24 @@ class WriteSetsTest {
     @Test
     void aNullUniqueValueIsNoKey() {
         assertThat(insert(new Object[] {1L, null})).hasSize(1);
+    }
+
+    @Test
+    void aTableWithoutAKeyConflictsWithEveryChangeToItselfAndNothingElse() {
+        TableSchema keyless = new TableSchema("db", "log", List.of(ID, CODE), List.of(), List.of(), List.of(),
+            "InnoDB", true, false, List.of(), false);
+        TableMap logMap = new TableMap(9, "db", "log", new int[] {BinlogType.LONG, BinlogType.VARCHAR},
+            new int[] {0, 40}, new int[] {0, 0}, new BitSet(), null, null, null);
+        BitSet all = new BitSet();
+        all.set(0, 2);
+        long[] a = WriteSets.of(List.of(new Change.Rows(logMap, RowsKind.INSERT, 0, all, all,
+            List.<Object[]>of(new Object[] {1L, s("x")}), 10, null, null)), x -> keyless);
+        long[] b = WriteSets.of(List.of(new Change.Rows(logMap, RowsKind.DELETE, 0, all, all,
+            List.<Object[]>of(new Object[] {2L, s("y")}), 10, null, null)), x -> keyless);
+        long[] other = insert(new Object[] {1L, s("x")});
+
+        assertThat(a).containsExactly(WriteSets.tableKey("db", "log"));
+        assertThat(b).containsExactly(WriteSets.tableKey("db", "log"));
+        assertThat(other).doesNotContain(WriteSets.tableKey("db", "log"), WriteSets.tableKey("db", "t"));
     }
 }

@@ -45,6 +45,10 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String RETRIES = PREFIX + "retries";
     static final String CONFLICTS = PREFIX + "conflicts";
     static final String ERRORS = PREFIX + "errors";
+    static final String BARRIERS = PREFIX + "barriers";
+    static final String NET_EFFECT_ROWS = PREFIX + "net.effect.rows";
+    static final String NET_EFFECT_STATEMENTS = PREFIX + "net.effect.statements";
+    static final String ORDERED_ROWS = PREFIX + "ordered.rows";
     static final String SOURCE_FILE_INDEX = PREFIX + "source.binlog.file.index";
     static final String SOURCE_OFFSET = PREFIX + "source.binlog.offset";
     static final String APPLIED_FILE_INDEX = PREFIX + "applied.binlog.file.index";
@@ -72,6 +76,10 @@ public final class MicrometerMetrics implements PipelineMetrics {
     private final Map<String, Counter> retries = new ConcurrentHashMap<>();
     private final Map<String, Counter> conflicts = new ConcurrentHashMap<>();
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();
+    private final Map<String, Counter> barriers = new ConcurrentHashMap<>();
+    private final Counter netEffectRows;
+    private final Counter netEffectStatements;
+    private final Counter orderedRows;
     private final MultiGauge files;
 
     public MicrometerMetrics(MeterRegistry registry, String targetName, ApplierStatus status) {
@@ -85,6 +93,12 @@ public final class MicrometerMetrics implements PipelineMetrics {
         rowsApplied = counter(ROWS_APPLIED, null, "Row changes committed on the target");
         bytesApplied = counter(APPLIED, "bytes", "Binlog event bytes of the transactions committed on the target");
         unitsCommitted = counter(UNITS_COMMITTED, null, "Apply units (target transactions) committed");
+        netEffectRows = counter(NET_EFFECT_ROWS, null, "Row changes the SQL method applied as their net effect per key"
+            + " (see net_effect_statements)");
+        netEffectStatements = counter(NET_EFFECT_STATEMENTS, null, "Multi-row statements the SQL method sent for the"
+            + " row changes counted in net_effect_rows");
+        orderedRows = counter(ORDERED_ROWS, null, "Row changes the SQL method applied one by one in source order (tables"
+            + " without a key, with foreign keys or target triggers, or apply.net_effect off)");
         unitTransactions = DistributionSummary.builder(UNIT_TRANSACTIONS).tags(target)
             .description("Source transactions per committed apply unit (block commit)").register(registry);
         unitBytes = DistributionSummary.builder(UNIT_SIZE).tags(target).baseUnit("bytes")
@@ -124,6 +138,10 @@ public final class MicrometerMetrics implements PipelineMetrics {
         }
         for (String reason : List.of("lock_wait", "long_statement")) {
             tagged(conflicts, CONFLICTS, "reason", reason);
+        }
+        for (String cause : List.of("ddl", "large_transaction", "source_rollback", "statement_dml",
+            "non_transactional")) {
+            tagged(barriers, BARRIERS, "cause", cause);
         }
         for (String kind : List.of("source_lost", "source_end_poll", "flush_settings")) {
             tagged(errors, ERRORS, "kind", kind);
@@ -185,6 +203,22 @@ public final class MicrometerMetrics implements PipelineMetrics {
     }
 
     @Override
+    public void barrier(String cause) {
+        tagged(barriers, BARRIERS, "cause", cause).increment();
+    }
+
+    @Override
+    public void netEffect(long netRows, long statements, long ordered) {
+        if (netRows > 0) {
+            netEffectRows.increment(netRows);
+            netEffectStatements.increment(statements);
+        }
+        if (ordered > 0) {
+            orderedRows.increment(ordered);
+        }
+    }
+
+    @Override
     public void conflict(String reason) {
         tagged(conflicts, CONFLICTS, "reason", reason).increment();
     }
@@ -200,6 +234,9 @@ public final class MicrometerMetrics implements PipelineMetrics {
                 case RETRIES -> "Apply units rolled back and applied again, by reason (preempted: an earlier unit"
                     + " waited for its locks; deadlock; lock_wait_timeout; interrupted; data_conflict_in_flight: a"
                     + " data conflict met while earlier units were in flight; other)";
+                case BARRIERS -> "Transactions applied alone (barriers), by cause: ddl, large_transaction (more than"
+                    + " one part), source_rollback (non-transactional changes the source rolled back), statement_dml"
+                    + " (statement-format DML), non_transactional (a table that cannot roll back)";
                 case CONFLICTS -> "Lock conflicts the conflict monitor resolved by making a later unit give way, by"
                     + " reason (lock_wait: an earlier unit waited for its lock; long_statement: an earlier unit was"
                     + " stuck in one statement)";

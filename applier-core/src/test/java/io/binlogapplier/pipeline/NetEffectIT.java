@@ -1,0 +1,229 @@
+package io.binlogapplier.pipeline;
+
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.config.ConfigLoader;
+import io.binlogapplier.harness.MariaDb;
+import io.binlogapplier.harness.MariaDbServers;
+import io.binlogapplier.harness.TableComparison;
+import io.binlogapplier.harness.TestApplier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The SQL method's net effect, and block commit on a schema with everything sysbench lacks: a
+ * secondary UNIQUE key whose values swap between rows, rows inserted, updated, deleted and
+ * re-inserted with the same key (and keys changed) inside one unit, a foreign key parent and child
+ * with cascades, a table with a trigger, a table without a primary key. Generated once on the
+ * source from several sessions, then applied into a fresh target by each contender; every table
+ * must match, and the counts show what went out as net effects and how many units it took.
+ */
+class NetEffectIT {
+    @RegisterExtension
+    static final MariaDbServers SERVERS = MariaDbServers.pair();
+
+    private static String start;
+    private static long transactions;
+
+    @BeforeAll
+    static void generate() throws Exception {
+        MariaDb source = SERVERS.source();
+        start = TestApplier.currentPosition(source);
+        long before = gtidSeq(source);
+        source.execute("CREATE DATABASE mix",
+            "CREATE TABLE mix.account (id INT PRIMARY KEY, email VARCHAR(40) NOT NULL, balance INT NOT NULL,"
+                + " UNIQUE KEY u_email (email))",
+            "CREATE TABLE mix.parent (id INT PRIMARY KEY, name VARCHAR(20), hits INT NOT NULL DEFAULT 0)",
+            "CREATE TABLE mix.child (id INT AUTO_INCREMENT PRIMARY KEY, parent_id INT, v INT,"
+                + " FOREIGN KEY (parent_id) REFERENCES mix.parent (id) ON DELETE CASCADE ON UPDATE CASCADE)",
+            "CREATE TABLE mix.audit (id INT AUTO_INCREMENT PRIMARY KEY, account_id INT, delta INT)",
+            "CREATE TABLE mix.ledger (id INT PRIMARY KEY, amount INT NOT NULL)",
+            "CREATE TRIGGER mix.ledger_audit AFTER UPDATE ON mix.ledger FOR EACH ROW"
+                + " INSERT INTO mix.audit (account_id, delta) VALUES (NEW.id, NEW.amount - OLD.amount)",
+            "CREATE TABLE mix.nopk (a INT, b VARCHAR(10))",
+            "CREATE TABLE mix.churn (k INT PRIMARY KEY, v INT NOT NULL, note VARCHAR(20))");
+        source.execute("USE mix; INSERT INTO mix.account SELECT seq, CONCAT('a', seq, '@x'), 100 FROM seq_1_to_50",
+            "USE mix; INSERT INTO mix.ledger SELECT seq, 0 FROM seq_1_to_20");
+        concurrently(4, 6_000, (c, r) -> {
+            int k = r.nextInt(50) + 1;
+            int other = r.nextInt(50) + 1;
+            switch (r.nextInt(10)) {
+                case 0 -> exec(c, "INSERT IGNORE INTO mix.parent (id, name) VALUES (" + r.nextInt(40) + ", 'p')");
+                case 1 -> exec(c, "INSERT INTO mix.child (parent_id, v) SELECT id, 1 FROM mix.parent WHERE id = "
+                    + r.nextInt(40));
+                case 2 -> exec(c, "DELETE FROM mix.parent WHERE id = " + r.nextInt(40));
+                case 3 -> exec(c, "UPDATE mix.parent SET id = id + 40 WHERE id = " + r.nextInt(40) + " AND id < 40");
+                case 4 -> exec(c, "UPDATE mix.ledger SET amount = amount + 1 WHERE id = " + (r.nextInt(20) + 1));
+                case 5 -> {
+                    exec(c, "INSERT INTO mix.nopk VALUES (" + r.nextInt(40) + ", 'x')");
+                    exec(c, "DELETE FROM mix.nopk WHERE a = " + r.nextInt(40) + " LIMIT 1");
+                }
+                case 6 -> {
+                    // Swap two accounts' e-mail addresses in one transaction, through a free value.
+                    if (k != other) {
+                        c.setAutoCommit(false);
+                        try {
+                            exec(c, "SELECT email INTO @e1 FROM mix.account WHERE id = " + k + " FOR UPDATE");
+                            exec(c, "SELECT email INTO @e2 FROM mix.account WHERE id = " + other + " FOR UPDATE");
+                            exec(c, "UPDATE mix.account SET email = CONCAT('tmp', id) WHERE id = " + k);
+                            exec(c, "UPDATE mix.account SET email = @e1 WHERE id = " + other);
+                            exec(c, "UPDATE mix.account SET email = @e2, balance = balance - 1 WHERE id = " + k);
+                            c.commit();
+                        } catch (SQLException e) {
+                            c.rollback();
+                            throw e;
+                        } finally {
+                            c.setAutoCommit(true);
+                        }
+                    }
+                }
+                case 7 -> exec(c, "UPDATE mix.account SET balance = balance + 1 WHERE id = " + k);
+                default -> {
+                    // Same key, many lives, across small transactions that land in one unit.
+                    int key = r.nextInt(30);
+                    exec(c, "INSERT INTO mix.churn VALUES (" + key + ", 1, 'new') ON DUPLICATE KEY UPDATE v = v + 1");
+                    exec(c, "UPDATE mix.churn SET v = v * 2, note = 'upd' WHERE k = " + key);
+                    if (r.nextBoolean()) {
+                        exec(c, "DELETE FROM mix.churn WHERE k = " + key);
+                        exec(c, "INSERT INTO mix.churn VALUES (" + key + ", 7, 'again')");
+                    }
+                    if (r.nextInt(4) == 0) {
+                        exec(c, "UPDATE mix.churn SET k = k + 100 WHERE k = " + key);
+                        exec(c, "DELETE FROM mix.churn WHERE k = " + (key + 100) + " AND v > 10");
+                    }
+                }
+            }
+        });
+        // One transaction that swaps unique values back and forth and re-inserts a key.
+        source.execute("BEGIN; SELECT email INTO @e1 FROM mix.account WHERE id = 1;"
+            + " SELECT email INTO @e2 FROM mix.account WHERE id = 2;"
+            + " UPDATE mix.account SET email = 'swap' WHERE id = 1; UPDATE mix.account SET email = @e1 WHERE id = 2;"
+            + " UPDATE mix.account SET email = @e2 WHERE id = 1;"
+            + " DELETE FROM mix.churn WHERE k = 5; INSERT INTO mix.churn VALUES (5, 55, 'tx');"
+            + " UPDATE mix.churn SET v = 56 WHERE k = 5; COMMIT");
+        transactions = gtidSeq(source) - before;
+        assertThat(SERVERS.source().queryLong("SELECT COUNT(*) FROM mix.child")).isPositive();
+        assertThat(SERVERS.source().queryLong("SELECT COUNT(*) FROM mix.audit")).isPositive();
+    }
+
+    @Test
+    void sqlMethodNetEffectMatchesTheSourceInEveryModeAt1And8Workers() {
+        for (String c : List.of("conservative:1", "conservative:8", "optimistic:1", "optimistic:8")) {
+            Counts n = apply(c, "  method: sql\n");
+            assertThat(n.netRows.get()).as(c + ": row changes applied as net effects").isPositive();
+            assertThat(n.netStatements.get()).as(c + ": fewer statements than row changes")
+                .isLessThan(n.netRows.get() / 2);
+            assertThat(n.orderedRows.get()).as(c + ": the FK, trigger and keyless tables went in order").isPositive();
+        }
+    }
+
+    @Test
+    void serialApplyKeepsBlockCommitOnKeylessForeignKeyAndTriggerTables() {
+        Counts n = apply("optimistic:1", "  method: sql\n");
+        assertThat(n.barriers.get()).as("no barrier after the schema is created").isLessThanOrEqualTo(10);
+        assertThat(n.units.get()).as("units for " + transactions + " transactions").isLessThan(transactions / 20);
+    }
+
+    @Test
+    void theBinlogMethodAndTheOrderedSqlMethodMatchTooAt8Workers() {
+        apply("optimistic:8", "  method: binlog\n");
+        Counts ordered = apply("conservative:8", "  method: sql\n  net_effect: false\n");
+        assertThat(ordered.netRows.get()).isZero();
+    }
+
+    private record Counts(AtomicLong netRows, AtomicLong netStatements, AtomicLong orderedRows, AtomicLong barriers,
+                          AtomicLong units) {
+    }
+
+    private static Counts apply(String contender, String extra) {
+        String mode = contender.substring(0, contender.indexOf(':'));
+        int workers = Integer.parseInt(contender.substring(contender.indexOf(':') + 1));
+        SERVERS.target().execute("DROP DATABASE IF EXISTS mix", "DROP DATABASE IF EXISTS binlog_applier");
+        ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), "net", start, mode,
+            workers, extra), "net", "net");
+        Counts n = new Counts(new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong());
+        Applier.Outcome o = TestApplier.runUntilCurrent(cfg, new PipelineMetrics() {
+            @Override
+            public void netEffect(long netRows, long statements, long orderedRows) {
+                n.netRows.addAndGet(netRows);
+                n.netStatements.addAndGet(statements);
+                n.orderedRows.addAndGet(orderedRows);
+            }
+
+            @Override
+            public void barrier(String cause) {
+                n.barriers.incrementAndGet();
+            }
+
+            @Override
+            public void unitCommitted(int transactions, long rows, long bytes) {
+                n.units.incrementAndGet();
+            }
+        });
+        TableComparison.Report r = TableComparison.compare(SERVERS.source(), SERVERS.target(), "mix");
+        System.out.println(contender + extra.replace('\n', ' ') + ": " + o.transactions() + " transactions in "
+            + o.units() + " units, " + o.millis() + " ms; net effect " + n.netRows + " row changes in "
+            + n.netStatements + " statements, " + n.orderedRows + " in order, " + n.barriers + " barriers: "
+            + (r.same() ? "identical" : "DIFFERENT"));
+        assertThat(r.same()).as(contender + " " + extra + ": " + r).isTrue();
+        return n;
+    }
+
+    private static long gtidSeq(MariaDb source) {
+        String pos = source.queryString("SELECT @@gtid_binlog_pos");
+        return pos == null || pos.isEmpty() ? 0 : Long.parseLong(pos.substring(pos.lastIndexOf('-') + 1));
+    }
+
+    interface Work {
+        void run(Connection c, Random r) throws SQLException;
+    }
+
+    private static void concurrently(int threads, int iterations, Work work) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int seed = 100 + t;
+            futures.add(pool.submit(() -> {
+                Random r = new Random(seed);
+                try (Connection c = SERVERS.source().connect()) {
+                    for (int i = 0; i < iterations / threads; i++) {
+                        try {
+                            work.run(c, r);
+                        } catch (SQLException e) {
+                            if (e.getErrorCode() != 1213 && e.getErrorCode() != 1205 && e.getErrorCode() != 1452
+                                && e.getErrorCode() != 1062) {
+                                throw e;
+                            }
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : futures) {
+            f.get();
+        }
+        pool.shutdown();
+        pool.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    private static void exec(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}
