@@ -49,6 +49,9 @@ class MicrometerMetricsTest {
         metrics.retried("deadlock");
         metrics.conflict("lock_wait");
         metrics.error("source_lost");
+        metrics.barrier("ddl");
+        metrics.netEffect(500, 4, 0);
+        metrics.netEffect(100, 2, 30);
         metrics.refresh();
 
         String scrape = registry.scrape();
@@ -66,7 +69,8 @@ class MicrometerMetricsTest {
             "binlog_applier_source_binlog_file_index", "binlog_applier_source_binlog_offset",
             "binlog_applier_applied_binlog_file_index", "binlog_applier_applied_binlog_offset",
             "binlog_applier_applied_source_commit_timestamp_seconds", "binlog_applier_flush_relaxed",
-            "binlog_applier_state");
+            "binlog_applier_state", "binlog_applier_barriers_total", "binlog_applier_net_effect_rows_total",
+            "binlog_applier_net_effect_statements_total", "binlog_applier_ordered_rows_total");
         assertThat(scrape)
             .contains("binlog_applier_lag_seconds{target=\"orders-replica\"} 7.0")
             .contains("binlog_applier_transactions_applied_total{target=\"orders-replica\"} 4.0")
@@ -85,7 +89,12 @@ class MicrometerMetricsTest {
             .contains("file=\"mysql-bin.000043\",of=\"source\",target=\"orders-replica\"} 1")
             .contains("binlog_applier_state{state=\"starting\",target=\"orders-replica\"} 1.0")
             .contains("binlog_applier_state{state=\"applying\",target=\"orders-replica\"} 0.0")
-            .contains("binlog_applier_flush_relaxed{target=\"orders-replica\"} 0.0");
+            .contains("binlog_applier_flush_relaxed{target=\"orders-replica\"} 0.0")
+            .contains("binlog_applier_barriers_total{cause=\"ddl\",target=\"orders-replica\"} 1.0")
+            .contains("binlog_applier_barriers_total{cause=\"statement_dml\",target=\"orders-replica\"} 0.0")
+            .contains("binlog_applier_net_effect_rows_total{target=\"orders-replica\"} 600.0")
+            .contains("binlog_applier_net_effect_statements_total{target=\"orders-replica\"} 6.0")
+            .contains("binlog_applier_ordered_rows_total{target=\"orders-replica\"} 30.0");
     }
 
     @Test
