@@ -1,6 +1,7 @@
 package io.binlogapplier.pipeline;
 
 import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
 import io.binlogapplier.errors.Classification;
 import io.binlogapplier.errors.ErrorClassifier;
 import io.binlogapplier.errors.Messages;
@@ -20,6 +21,18 @@ public final class TargetErrors {
     static ApplierException failure(SQLException e, String what, String where) {
         return ErrorClassifier.classify(e, Side.TARGET).action() == Classification.Action.RECONNECT ? connect(e)
             : Messages.targetFailure(e, what, where);
+    }
+
+    /**
+     * MariaDB's "Unknown error" for a BINLOG statement of unit {@code unitId} that no retry can explain.
+     *
+     * @param near names the transaction it failed near, null when not known
+     */
+    static ApplierException binlogUnknown(long unitId, String near, SQLException e) {
+        return new ApplierException(ExitCode.TARGET_STATEMENT_FAILED, "the target could not apply a row event of unit "
+            + unitId + " (error 1105: Unknown error; MariaDB logs the cause in its error log as BINLOG_BASE64_EVENT)"
+            + (near == null ? "" : " near " + near) + ": read the target's error log, fix the"
+            + " cause (often a column type that differs from the source's) and restart", e);
     }
 
     public static ApplierException connect(Throwable t) {

@@ -22,7 +22,10 @@
  *       them): handlers after the scheduler; each owns one target connection for its life and
  *       applies the units assigned to it. Units commit in id order through
  *       {@code CommitSequencer}, which also holds the low-water mark (the saved position) and
- *       releases the bytes of committed units back to the budget. A worker whose unit is open when
+ *       releases the bytes of committed units back to the budget. A worker keeps its unit in a
+ *       {@code UnitInProgress} and writes the position row through {@code PositionRow}; when a step
+ *       of a unit fails, {@code RetryPolicy} decides what it does (retry after the earlier units,
+ *       apply again as SQL, or fail), from values alone. A worker whose unit is open when
  *       it stops, or whose pipeline failed, discards its connection: the server rolls back, the
  *       pool never resets it to autocommit (which would commit).</li>
  *   <li><b>{@code applier-<name>-conflicts}</b> ({@code ConflictMonitor}, with more than one
