@@ -1,5 +1,7 @@
 package io.binlogapplier.server.metrics;
 
+import io.binlogapplier.apply.MethodChoice;
+import io.binlogapplier.config.ApplyMethod;
 import io.binlogapplier.pipeline.ApplierStatus;
 import io.binlogapplier.pipeline.PipelineProbe;
 import io.binlogapplier.position.BinlogCoordinates;
@@ -49,6 +51,8 @@ class MicrometerMetricsTest {
         metrics.retried("deadlock");
         metrics.conflict("lock_wait");
         metrics.error("source_lost");
+        status.applyMethod(new MethodChoice(ApplyMethod.BINLOG, true, "the target may run BINLOG statements",
+            "set apply.method: sql to use the sql method instead", false));
         metrics.refresh();
 
         String scrape = registry.scrape();
@@ -66,7 +70,7 @@ class MicrometerMetricsTest {
             "binlog_applier_source_binlog_file_index", "binlog_applier_source_binlog_offset",
             "binlog_applier_applied_binlog_file_index", "binlog_applier_applied_binlog_offset",
             "binlog_applier_applied_source_commit_timestamp_seconds", "binlog_applier_flush_relaxed",
-            "binlog_applier_state");
+            "binlog_applier_state", "binlog_applier_apply_method");
         assertThat(scrape)
             .contains("binlog_applier_lag_seconds{target=\"orders-replica\"} 7.0")
             .contains("binlog_applier_transactions_applied_total{target=\"orders-replica\"} 4.0")
@@ -85,7 +89,10 @@ class MicrometerMetricsTest {
             .contains("file=\"mysql-bin.000043\",of=\"source\",target=\"orders-replica\"} 1")
             .contains("binlog_applier_state{state=\"starting\",target=\"orders-replica\"} 1.0")
             .contains("binlog_applier_state{state=\"applying\",target=\"orders-replica\"} 0.0")
-            .contains("binlog_applier_flush_relaxed{target=\"orders-replica\"} 0.0");
+            .contains("binlog_applier_flush_relaxed{target=\"orders-replica\"} 0.0")
+            .contains("binlog_applier_apply_method{configured=\"auto\",method=\"binlog\",target=\"orders-replica\"} 1.0")
+            .contains("binlog_applier_apply_method{configured=\"binlog\",method=\"binlog\",target=\"orders-replica\"} 0.0")
+            .contains("binlog_applier_apply_method{configured=\"auto\",method=\"sql\",target=\"orders-replica\"} 0.0");
     }
 
     @Test
