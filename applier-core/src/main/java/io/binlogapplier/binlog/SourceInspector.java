@@ -26,12 +26,14 @@ import java.util.Properties;
 public final class SourceInspector implements AutoCloseable {
     private final SourceConfig config;
     private final Connection connection;
+    private final String version;
     private final boolean mariadb;
 
-    private SourceInspector(SourceConfig config, Connection connection, boolean mariadb) {
+    private SourceInspector(SourceConfig config, Connection connection, String version) {
         this.config = config;
         this.connection = connection;
-        this.mariadb = mariadb;
+        this.version = version;
+        this.mariadb = version.toLowerCase(Locale.ROOT).contains("mariadb");
     }
 
     public static SourceInspector connect(SourceConfig config) {
@@ -45,12 +47,12 @@ public final class SourceInspector implements AutoCloseable {
         p.setProperty("characterEncoding", "UTF-8");
         try {
             Connection c = DriverManager.getConnection("jdbc:mysql://" + config.host() + ":" + config.port() + "/", p);
-            boolean mariadb;
+            String version;
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT VERSION()")) {
                 rs.next();
-                mariadb = rs.getString(1).toLowerCase(Locale.ROOT).contains("mariadb");
+                version = rs.getString(1);
             }
-            return new SourceInspector(config, c, mariadb);
+            return new SourceInspector(config, c, version);
         } catch (SQLException e) {
             throw SourceErrors.classify(e, config.address(), config.user(), "the start");
         }
@@ -58,6 +60,11 @@ public final class SourceInspector implements AutoCloseable {
 
     public boolean mariadb() {
         return mariadb;
+    }
+
+    /** The source's {@code VERSION()}, e.g. {@code 10.11.19-MariaDB-0+deb12u1-log}. */
+    public String version() {
+        return version;
     }
 
     /** Fails with SOURCE_BINLOG_FORMAT unless binary logging is on and row-based. */

@@ -10,4 +10,13 @@ package io.binlogapplier.config;
  */
 public record ApplierConfig(String name, SourceConfig source, TargetConfig target, ApplyConfig apply,
                             FilterConfig filter, MetricsConfig metrics, DurabilityConfig durability) {
+
+    /** This configuration with {@code apply.method} replaced (by the method {@code auto} resolved to). */
+    public ApplierConfig withApplyMethod(ApplyMethod method) {
+        ApplyConfig a = apply;
+        return new ApplierConfig(name, source, target, new ApplyConfig(a.mode(), method, a.workers(),
+            a.unitMaxTransactions(), a.unitMaxBytes(), a.unitMaxDelay(), a.ringEntries(), a.ringBytes(), a.retries(),
+            a.netEffect()),
+            filter, metrics, durability);
+    }
 }

@@ -9,5 +9,10 @@ public enum ApplyMethod {
      * with its own replication code. Needs the BINLOG REPLAY privilege (SUPER before MariaDB 10.5) and a
      * target of the source's kind.
      */
-    BINLOG
+    BINLOG,
+    /**
+     * The default: {@link #BINLOG} when the target allows it, else {@link #SQL}; decided once at start
+     * by {@link io.binlogapplier.apply.MethodChoice}. Never reaches a pipeline unresolved.
+     */
+    AUTO
 }

@@ -138,7 +138,7 @@ public final class ConfigLoader {
 
     private ApplyConfig apply(ConfigReader r) {
         ApplyMode mode = r.choice("mode", ApplyMode.CONSERVATIVE, ApplyMode.class);
-        ApplyMethod method = r.choice("method", ApplyMethod.SQL, ApplyMethod.class);
+        ApplyMethod method = r.choice("method", ApplyMethod.AUTO, ApplyMethod.class);
         int workers = (int) r.integer("workers", 1, 1, 256, false);
         int unitTx = (int) r.integer("unit_max_transactions", 200, 1, 100_000, false);
         long unitBytes = r.size("unit_max_bytes", 16L << 20, 1, 1L << 40);

@@ -3,6 +3,8 @@ package io.binlogapplier.pipeline;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.apply.CharsetResolver;
+import io.binlogapplier.apply.MethodChoice;
+import io.binlogapplier.apply.MethodResolver;
 import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.binlog.SourceErrors;
 import io.binlogapplier.binlog.SourceInspector;
@@ -60,6 +62,8 @@ public final class Applier {
     private final ApplierStatus status;
     private final long stopTimeoutMillis;
     private volatile Pipeline current;
+    /** What apply.method resolved to at this run's start; set before any pipeline runs. */
+    private volatile MethodChoice method;
     private final StopSignal stop = new StopSignal();
     private final Faults faults;
 
@@ -115,6 +119,12 @@ public final class Applier {
             try (SourceInspector source = SourceInspector.connect(config.source());
                  Connection control = pool.get()) {
                 source.requireRowFormat();
+                method = MethodResolver.resolve(config.apply().method(), source.version(), control,
+                    config.target().user());
+                if (method.auto()) {
+                    log.info(method.logLine());
+                }
+                status.applyMethod(method);
                 state.ensureTable(control);
                 charsets = CharsetResolver.load(control);
                 Optional<StateStore.Saved> existing = state.load(control);
@@ -198,7 +208,8 @@ public final class Applier {
             long units = 0;
             int losses = 0;
             while (true) {
-                Pipeline p = new Pipeline(config, pool, schemas, charsets, state, metrics, faults);
+                Pipeline p = new Pipeline(config.withApplyMethod(method.method()), pool, schemas, charsets, state,
+                    metrics, faults);
                 current = p;
                 if (stop.requested()) {
                     p.requestStop(); // requestStop() may have run before current was set

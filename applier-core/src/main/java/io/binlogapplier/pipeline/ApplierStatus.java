@@ -1,6 +1,7 @@
 package io.binlogapplier.pipeline;
 
 import io.binlogapplier.ApplierException;
+import io.binlogapplier.apply.MethodChoice;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.transaction.Transaction;
@@ -66,6 +67,7 @@ public final class ApplierStatus implements PipelineMetrics {
     private volatile String lastError;
     private volatile Instant lastErrorAt;
     private volatile boolean flushRelaxed;
+    private volatile MethodChoice applyMethod;
 
     public ApplierStatus(Clock clock) {
         this.clock = clock;
@@ -131,6 +133,11 @@ public final class ApplierStatus implements PipelineMetrics {
 
     public void flushRelaxed(boolean relaxed) {
         flushRelaxed = relaxed;
+    }
+
+    /** The apply method this run uses (what {@code apply.method: auto} resolved to, or the configured one). */
+    public void applyMethod(MethodChoice choice) {
+        applyMethod = choice;
     }
 
     // ---- reported by the pipeline
@@ -282,6 +289,11 @@ public final class ApplierStatus implements PipelineMetrics {
 
     public boolean flushRelaxed() {
         return flushRelaxed;
+    }
+
+    /** The apply method in use and whether {@code auto} chose it; null until the start has decided. */
+    public MethodChoice applyMethod() {
+        return applyMethod;
     }
 
     /** The last error or warning, one line; null when none. */

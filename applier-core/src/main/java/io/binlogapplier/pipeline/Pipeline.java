@@ -12,6 +12,7 @@ import io.binlogapplier.binlog.BinlogEvent;
 import io.binlogapplier.binlog.BinlogReader;
 import io.binlogapplier.binlog.SourceErrors;
 import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.config.ApplyMethod;
 import io.binlogapplier.filter.ReplicationFilter;
 import io.binlogapplier.filter.RowEventFilter;
 import io.binlogapplier.filter.StatementFilter;
@@ -73,6 +74,9 @@ public final class Pipeline {
 
     Pipeline(ApplierConfig config, TargetPool target, TableSchemaCache schemas, CharsetResolver charsets,
              StateStore state, PipelineMetrics metrics, Faults faults) {
+        if (config.apply().method() == ApplyMethod.AUTO) {
+            throw new IllegalArgumentException("apply.method auto is resolved by the Applier before a pipeline runs");
+        }
         this.faults = faults;
         this.config = config;
         this.target = target;

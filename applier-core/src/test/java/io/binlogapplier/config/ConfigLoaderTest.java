@@ -76,6 +76,18 @@ class ConfigLoaderTest {
         assertThat(c.apply().mode()).isEqualTo(ApplyMode.CONSERVATIVE);
         assertThat(c.apply().workers()).isEqualTo(1);
         assertThat(c.apply().ringEntries()).isEqualTo(4096);
+        assertThat(c.apply().method()).as("binlog where the target allows it, else sql").isEqualTo(ApplyMethod.AUTO);
+    }
+
+    @Test
+    void everyApplyMethodCanBeChosenAndOthersAreNamed() {
+        for (ApplyMethod m : ApplyMethod.values()) {
+            String name = m.name().toLowerCase(java.util.Locale.ROOT);
+            assertThat(parse(GOOD.replace("workers: 1", "workers: 1\n  method: " + name)).apply().method())
+                .isEqualTo(m);
+        }
+        assertThat(problems(GOOD.replace("workers: 1", "workers: 1\n  method: fast")).problems())
+            .containsExactly("apply.method: must be one of sql, binlog, auto, not 'fast'");
     }
 
     @Test

@@ -36,7 +36,17 @@ public final class TestApplier {
             + "apply:\n"
             + "  mode: " + mode + "\n"
             + "  workers: " + workers + "\n"
+            + (extraApply != null && extraApply.contains("method:") ? "" : "  method: sql\n")
             + (extraApply == null ? "" : extraApply);
+    }
+
+    /**
+     * As {@link #yaml}, without an {@code apply.method} key: the default ({@code auto}). {@link #yaml}
+     * pins {@code method: sql} unless {@code extraApply} names a method, so that the tests written when
+     * sql was the default keep testing the sql path (binlog has tests of its own, parameterized by method).
+     */
+    public static String yamlWithDefaultMethod(ServerPair pair, String name, String start, String mode, int workers) {
+        return yaml(pair, name, start, mode, workers, null).replace("  method: sql\n", "");
     }
 
     public static ApplierConfig config(ServerPair pair, String name, String start, String mode, int workers) {

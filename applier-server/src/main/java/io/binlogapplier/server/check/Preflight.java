@@ -59,6 +59,7 @@ public final class Preflight {
                     targetRows.addAll(targetChecks.replicatedSchemas(sourceSchemas));
                     targetRows.add(targetChecks.relaxedFlush());
                     targetChecks.applyMethod(source == null ? null : source.mariadb()).ifPresent(targetRows::add);
+                    targetChecks.autoMethod(source == null ? null : source.version()).ifPresent(targetRows::add);
                 } catch (SQLException e) {
                     targetRows.add(CheckResult.fail("target", "a query failed: " + Messages.firstLine(e)));
                 }

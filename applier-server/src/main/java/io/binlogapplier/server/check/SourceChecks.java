@@ -8,6 +8,7 @@ import io.binlogapplier.errors.ErrorClassifier;
 import io.binlogapplier.errors.Messages;
 import io.binlogapplier.errors.Side;
 import io.binlogapplier.errors.VendorCode;
+import io.binlogapplier.privilege.Grants;
 
 import java.sql.SQLException;
 import java.util.ArrayList;

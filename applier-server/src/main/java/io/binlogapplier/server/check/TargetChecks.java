@@ -1,12 +1,15 @@
 package io.binlogapplier.server.check;
 
 import io.binlogapplier.ApplierException;
+import io.binlogapplier.apply.MethodChoice;
+import io.binlogapplier.apply.ServerVersion;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.ApplyMethod;
 import io.binlogapplier.errors.Messages;
 import io.binlogapplier.errors.Side;
 import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.position.StateStore;
+import io.binlogapplier.privilege.Grants;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -222,6 +225,28 @@ final class TargetChecks {
         return CheckResult.warn(name, "user '" + config.target().user() + "' lacks " + privilege + (grants != null
             && grants.hasRoles() ? " (or has it through a role, not checked)" : "") + ": the target keeps its own"
             + " flush settings (durable but slower); GRANT " + privilege + " ON *.* for relaxed flushing");
+    }
+
+    /**
+     * apply.method auto: the method a run would choose, decided by {@link MethodChoice#decide} as at the
+     * start of {@code run}. WARN when it is sql and a GRANT would give the faster binlog method.
+     *
+     * @param sourceVersion the source's VERSION(); null when the source could not be read
+     */
+    Optional<CheckResult> autoMethod(String sourceVersion) {
+        if (config.apply().method() != ApplyMethod.AUTO) {
+            return Optional.empty();
+        }
+        String name = "apply method";
+        if (sourceVersion == null) {
+            return Optional.of(CheckResult.warn(name, "auto: not decided, the source could not be read; a run uses"
+                + " binlog when the target is of the source's kind, not older, and the user may run BINLOG statements"));
+        }
+        MethodChoice choice = MethodChoice.decide(ApplyMethod.AUTO, new MethodChoice.Facts(
+            ServerVersion.parseOrNull(sourceVersion), ServerVersion.parseOrNull(version), grants, grantsProblem,
+            config.target().user()));
+        return Optional.of(choice.grantWouldHelp() ? CheckResult.warn(name, choice.summary())
+            : CheckResult.pass(name, choice.summary()));
     }
 
     /** apply.method binlog: BINLOG statements need a target of the source's kind and a privilege. */

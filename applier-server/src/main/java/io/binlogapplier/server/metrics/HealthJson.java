@@ -1,5 +1,6 @@
 package io.binlogapplier.server.metrics;
 
+import io.binlogapplier.apply.MethodChoice;
 import io.binlogapplier.pipeline.ApplierStatus;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.SourcePosition;
@@ -13,7 +14,8 @@ import java.util.Locale;
  * {"name":"orders-replica","state":"applying","lag_seconds":3.250,
  *  "applied":{"file":"mysql-bin.000042","offset":1337,"gtid":"0-1-100","source_commit_time":"2026-01-05T10:00:00Z"},
  *  "source":{"file":"mysql-bin.000042","offset":9000},"received":{"file":"mysql-bin.000042","offset":5000},
- *  "transactions_applied":1200,"workers_busy":2,"flush_relaxed":true,"last_error":null,"last_error_at":null}
+ *  "transactions_applied":1200,"workers_busy":2,"flush_relaxed":true,"apply_method":"binlog",
+ *  "apply_method_configured":"auto","last_error":null,"last_error_at":null}
  * </pre>
  * Unknown values are {@code null}. Pure.
  */
@@ -45,6 +47,9 @@ final class HealthJson {
         j.append(",\"transactions_applied\":").append(s.appliedTransactions());
         j.append(",\"workers_busy\":").append(s.busyWorkers());
         j.append(",\"flush_relaxed\":").append(s.flushRelaxed());
+        MethodChoice method = s.applyMethod();
+        field(j, "apply_method", method == null ? null : method.methodName());
+        field(j, "apply_method_configured", method == null ? null : method.auto() ? "auto" : method.methodName());
         field(j, "last_error", s.lastError());
         Instant at = s.lastErrorAt();
         field(j, "last_error_at", at == null ? null : at.toString());

@@ -1,5 +1,6 @@
 package io.binlogapplier.server.metrics;
 
+import io.binlogapplier.apply.MethodChoice;
 import io.binlogapplier.pipeline.ApplierStatus;
 import io.binlogapplier.pipeline.PipelineMetrics;
 import io.binlogapplier.position.BinlogCoordinates;
@@ -57,6 +58,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String BINLOG_FILE = PREFIX + "binlog.file";
     static final String FLUSH_RELAXED = PREFIX + "flush.relaxed";
     static final String STATE = PREFIX + "state";
+    static final String APPLY_METHOD = PREFIX + "apply.method";
 
     private static final Pattern NUMBERED = Pattern.compile("^.*\\.(\\d+)$");
 
@@ -129,6 +131,15 @@ public final class MicrometerMetrics implements PipelineMetrics {
                 .description("1 for the applier's current state (starting, applying, caught_up, reconnecting,"
                     + " stopping, stopped, failed), 0 for the others").strongReference(true).register(registry);
         }
+        for (String method : List.of("sql", "binlog")) {
+            for (String configured : List.of("auto", method)) {
+                Gauge.builder(APPLY_METHOD, status, s -> usesMethod(s, method, configured)).tags(target)
+                    .tag("method", method).tag("configured", configured)
+                    .description("1 for the apply method in use (method) and the apply.method it came from"
+                        + " (configured: auto, or the method itself), 0 for the others and before the start decided")
+                    .strongReference(true).register(registry);
+            }
+        }
         files = MultiGauge.builder(BINLOG_FILE).tags(target)
             .description("1, labelled with the binlog file name of the applied position (of=applied) and of the"
                 + " source's binlog end (of=source)").register(registry);
@@ -147,6 +158,12 @@ public final class MicrometerMetrics implements PipelineMetrics {
             tagged(errors, ERRORS, "kind", kind);
         }
         refresh();
+    }
+
+    private static double usesMethod(ApplierStatus s, String method, String configured) {
+        MethodChoice m = s.applyMethod();
+        return m != null && m.methodName().equals(method) && (m.auto() ? "auto" : m.methodName()).equals(configured)
+            ? 1 : 0;
     }
 
     /** Brings the gauges whose label values change (binlog file names) up to date; call before a scrape. */

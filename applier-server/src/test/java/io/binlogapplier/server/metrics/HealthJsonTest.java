@@ -2,6 +2,8 @@ package io.binlogapplier.server.metrics;
 
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
+import io.binlogapplier.apply.MethodChoice;
+import io.binlogapplier.config.ApplyMethod;
 import io.binlogapplier.pipeline.ApplierStatus;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.SourcePosition;
@@ -21,15 +23,18 @@ class HealthJsonTest {
     void beforeAnythingIsKnownTheValuesAreNull() {
         assertThat(HealthJson.of("orders", status)).isEqualTo("{\"name\":\"orders\",\"state\":\"starting\","
             + "\"lag_seconds\":null,\"applied\":null,\"source\":null,\"received\":null,\"transactions_applied\":0,"
-            + "\"workers_busy\":0,\"flush_relaxed\":false,\"last_error\":null,\"last_error_at\":null}");
+            + "\"workers_busy\":0,\"flush_relaxed\":false,\"apply_method\":null,\"apply_method_configured\":null,"
+            + "\"last_error\":null,\"last_error_at\":null}");
     }
 
     @Test
-    void statePositionsLagAndTheLastErrorEscaped() {
+    void statePositionsLagTheMethodAutoChoseAndTheLastErrorEscaped() {
         status.positionLoaded(new SourcePosition(new BinlogCoordinates("mysql-bin.000042", 1337), "0-1-100",
             SourcePosition.ResumeBy.FILE), NOW.minusMillis(2500).toEpochMilli() * 1000);
         status.sourceEnd(new BinlogCoordinates("mysql-bin.000042", 9000));
         status.flushRelaxed(true);
+        status.applyMethod(new MethodChoice(ApplyMethod.SQL, true, "the target user 'u' lacks BINLOG REPLAY",
+            "GRANT BINLOG REPLAY ON *.* TO 'u' to use the faster binlog method", true));
         status.failed(new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "row \"7\" missing\tin `db`.`t`"));
 
         assertThat(HealthJson.of("orders", status)).isEqualTo("{\"name\":\"orders\",\"state\":\"failed\","
@@ -37,7 +42,8 @@ class HealthJsonTest {
             + "\"source_commit_time\":\"2026-01-05T09:59:57.500Z\"},"
             + "\"source\":{\"file\":\"mysql-bin.000042\",\"offset\":9000},"
             + "\"received\":{\"file\":\"mysql-bin.000042\",\"offset\":1337},\"transactions_applied\":0,"
-            + "\"workers_busy\":0,\"flush_relaxed\":true,\"last_error\":\"row \\\"7\\\" missing\\tin `db`.`t`\","
+            + "\"workers_busy\":0,\"flush_relaxed\":true,\"apply_method\":\"sql\",\"apply_method_configured\":\"auto\","
+            + "\"last_error\":\"row \\\"7\\\" missing\\tin `db`.`t`\","
             + "\"last_error_at\":\"2026-01-05T10:00:00Z\"}");
     }
 }

@@ -1,5 +1,7 @@
 package io.binlogapplier.server.metrics;
 
+import io.binlogapplier.apply.MethodChoice;
+import io.binlogapplier.config.ApplyMethod;
 import io.binlogapplier.pipeline.ApplierStatus;
 import io.binlogapplier.pipeline.PipelineProbe;
 import io.binlogapplier.position.BinlogCoordinates;
@@ -52,6 +54,8 @@ class MicrometerMetricsTest {
         metrics.barrier("ddl");
         metrics.netEffect(500, 4, 0);
         metrics.netEffect(100, 2, 30);
+        status.applyMethod(new MethodChoice(ApplyMethod.BINLOG, true, "the target may run BINLOG statements",
+            "set apply.method: sql to use the sql method instead", false));
         metrics.refresh();
 
         String scrape = registry.scrape();
@@ -70,7 +74,8 @@ class MicrometerMetricsTest {
             "binlog_applier_applied_binlog_file_index", "binlog_applier_applied_binlog_offset",
             "binlog_applier_applied_source_commit_timestamp_seconds", "binlog_applier_flush_relaxed",
             "binlog_applier_state", "binlog_applier_barriers_total", "binlog_applier_net_effect_rows_total",
-            "binlog_applier_net_effect_statements_total", "binlog_applier_ordered_rows_total");
+            "binlog_applier_net_effect_statements_total", "binlog_applier_ordered_rows_total",
+            "binlog_applier_apply_method");
         assertThat(scrape)
             .contains("binlog_applier_lag_seconds{target=\"orders-replica\"} 7.0")
             .contains("binlog_applier_transactions_applied_total{target=\"orders-replica\"} 4.0")
@@ -94,7 +99,10 @@ class MicrometerMetricsTest {
             .contains("binlog_applier_barriers_total{cause=\"statement_dml\",target=\"orders-replica\"} 0.0")
             .contains("binlog_applier_net_effect_rows_total{target=\"orders-replica\"} 600.0")
             .contains("binlog_applier_net_effect_statements_total{target=\"orders-replica\"} 6.0")
-            .contains("binlog_applier_ordered_rows_total{target=\"orders-replica\"} 30.0");
+            .contains("binlog_applier_ordered_rows_total{target=\"orders-replica\"} 30.0")
+            .contains("binlog_applier_apply_method{configured=\"auto\",method=\"binlog\",target=\"orders-replica\"} 1.0")
+            .contains("binlog_applier_apply_method{configured=\"binlog\",method=\"binlog\",target=\"orders-replica\"} 0.0")
+            .contains("binlog_applier_apply_method{configured=\"auto\",method=\"sql\",target=\"orders-replica\"} 0.0");
     }
 
     @Test

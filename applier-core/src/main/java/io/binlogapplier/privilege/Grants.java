@@ -1,4 +1,4 @@
-package io.binlogapplier.server.check;
+package io.binlogapplier.privilege;
 
 import java.util.ArrayList;
 import java.util.HashSet;

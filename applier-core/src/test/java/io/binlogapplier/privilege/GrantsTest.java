@@ -1,4 +1,4 @@
-package io.binlogapplier.server.check;
+package io.binlogapplier.privilege;
 
 import org.junit.jupiter.api.Test;
 
