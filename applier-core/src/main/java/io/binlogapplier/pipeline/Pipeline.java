@@ -66,6 +66,22 @@ public final class Pipeline {
     private volatile Publisher publisher;
     private volatile CommitSequencer sequencer;
     private volatile boolean stopRequested;
+    private static final java.util.concurrent.atomic.AtomicBoolean FIRST_COMMIT_LOGGED =
+        new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * The start-up cost as a user sees it: how long after the process started the first unit
+     * committed (JVM start, class loading, connecting, the first unit's work while the JIT warms up).
+     */
+    private static void logFirstCommit() {
+        if (FIRST_COMMIT_LOGGED.getAndSet(true)) {
+            return; // a later pipeline of the same process (after a reconnect)
+        }
+        java.util.Optional<java.time.Instant> started = ProcessHandle.current().info().startInstant();
+        log.info("first unit committed{}", started.map(t -> " " + java.time.Duration.between(t,
+            java.time.Instant.now()).toMillis() + " ms after the process started").orElse(""));
+    }
+
     /** The thread in {@link #run}, woken (unparked) by everything that may end the run. */
     private volatile Thread runner;
     private volatile boolean untilReached;
@@ -217,8 +233,13 @@ public final class Pipeline {
         });
 
         long stopDeadline = Long.MAX_VALUE;
+        boolean firstCommitSeen = false;
         try {
             while (!failure.failed()) {
+                if (!firstCommitSeen && seq.committed() > 0) {
+                    firstCommitSeen = true;
+                    logFirstCommit();
+                }
                 long last = endUnit.get();
                 if (last >= 0 && sawEnd.getCount() == 0 && seq.committed() >= last) {
                     break;
