@@ -4,6 +4,7 @@ import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.ConfigLoader;
 import io.binlogapplier.harness.MariaDb;
 import io.binlogapplier.harness.MariaDbServers;
+import io.binlogapplier.harness.Sysbench;
 import io.binlogapplier.harness.TableComparison;
 import io.binlogapplier.harness.TestApplier;
 import org.junit.jupiter.api.BeforeAll;
@@ -132,6 +133,35 @@ class NetEffectIT {
     }
 
     @Test
+    void sysbenchWriteOnlyAsNetEffectsMatchesInEveryModeAt1And8Workers() {
+        String sbStart = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE sbnet");
+        Sysbench.run(SERVERS.source(), "sbnet", "oltp_write_only", "prepare", "--tables=2", "--table-size=2000");
+        Sysbench.run(SERVERS.source(), "sbnet", "oltp_write_only", "run", "--tables=2", "--table-size=2000",
+            "--threads=8", "--time=3");
+        for (String c : List.of("conservative:1", "conservative:8", "optimistic:1", "optimistic:8")) {
+            String mode = c.substring(0, c.indexOf(':'));
+            int workers = Integer.parseInt(c.substring(c.indexOf(':') + 1));
+            SERVERS.target().execute("DROP DATABASE IF EXISTS sbnet", "DROP DATABASE IF EXISTS mix",
+                "DROP DATABASE IF EXISTS binlog_applier");
+            AtomicLong netRows = new AtomicLong();
+            Applier.Outcome o = TestApplier.runUntilCurrent(new ConfigLoader().parse(TestApplier.yaml(
+                SERVERS.servers(), "sbnet", sbStart, mode, workers, "  method: sql\n"), "net", "sbnet"),
+                new PipelineMetrics() {
+                    @Override
+                    public void netEffect(long rows, long statements, long orderedRows) {
+                        netRows.addAndGet(rows);
+                    }
+                });
+            TableComparison.Report r = TableComparison.compare(SERVERS.source(), SERVERS.target(), "sbnet");
+            System.out.println("sysbench " + c + ": " + o.transactions() + " transactions in " + o.units() + " units, "
+                + netRows + " row changes as net effects: " + (r.same() ? "identical" : "DIFFERENT"));
+            assertThat(r.same()).as(c + ": " + r).isTrue();
+            assertThat(netRows.get()).as(c).isPositive();
+        }
+    }
+
+    @Test
     void serialApplyKeepsBlockCommitOnKeylessForeignKeyAndTriggerTables() {
         Counts n = apply("optimistic:1", "  method: sql\n");
         assertThat(n.barriers.get()).as("no barrier after the schema is created").isLessThanOrEqualTo(10);
@@ -152,7 +182,8 @@ class NetEffectIT {
     private static Counts apply(String contender, String extra) {
         String mode = contender.substring(0, contender.indexOf(':'));
         int workers = Integer.parseInt(contender.substring(contender.indexOf(':') + 1));
-        SERVERS.target().execute("DROP DATABASE IF EXISTS mix", "DROP DATABASE IF EXISTS binlog_applier");
+        SERVERS.target().execute("DROP DATABASE IF EXISTS mix", "DROP DATABASE IF EXISTS sbnet",
+            "DROP DATABASE IF EXISTS binlog_applier");
         ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), "net", start, mode,
             workers, extra), "net", "net");
         Counts n = new Counts(new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong());
