@@ -158,7 +158,7 @@ final class RowApplier implements AutoCloseable {
 
     /** Deletes every row that existed, then inserts every final row (see {@link NetEffect}). */
     private void apply(TablePlan plan, Buffered b) throws SQLException {
-        String where = "the net effect of changes to " + plan.schema + " from " + b.where + " on";
+        String where = "the net effect of changes to " + plan.schema + " from " + b.where + " onwards";
         List<Object[]> deletes = b.effect.deletes();
         int[] keyCols = plan.lookupColumns;
         int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / keyCols.length));
