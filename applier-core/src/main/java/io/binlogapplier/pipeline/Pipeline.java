@@ -261,6 +261,10 @@ public final class Pipeline {
             r.stop();
             r.join(5_000);
             disruptor.halt();
+            if (failure.failed()) {
+                // The scheduler may be inside a metadata query to a lost target: close() would wait for it.
+                target.discard(schedulerConnection);
+            }
             try {
                 schedulerConnection.close();
             } catch (SQLException ignored) {
