@@ -128,8 +128,8 @@ public final class Applier {
         BinlogCoordinates untilAt;
         StateStore.Saved saved;
         boolean insertedNow = false;
-        // workers, the scheduler, the conflict monitor, the control connection / durability
-        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 3, config.name())) {
+        // workers, the scheduler, the conflict monitor, the target watch, the control connection / durability
+        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 4, config.name())) {
             CharsetResolver charsets;
             try (SourceInspector source = SourceInspector.connect(config.source());
                  Connection control = pool.get()) {
