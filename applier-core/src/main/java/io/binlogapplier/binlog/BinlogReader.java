@@ -57,8 +57,20 @@ public final class BinlogReader {
         }
         BinaryLogClient c = new BinaryLogClient(config.host(), config.port(), config.user(), config.password().value());
         c.setServerId(config.serverId());
+        // We reconnect ourselves (from the committed position, through a new pipeline): the library's
+        // keep-alive thread would reconnect behind our back.
         c.setKeepAlive(false);
         c.setBlocking(true);
+        // A silent partition is noticed by time: the source sends a heartbeat whenever it has sent
+        // nothing else for source.heartbeat, so a read that waits source.read_timeout for one byte
+        // means the stream is dead. The library sets no timeout of its own on the socket.
+        int readTimeout = (int) Math.min(Integer.MAX_VALUE, config.readTimeout().toMillis());
+        c.setSocketFactory(() -> {
+            java.net.Socket s = new java.net.Socket();
+            s.setSoTimeout(readTimeout);
+            s.setKeepAlive(true);
+            return s;
+        });
         c.setConnectTimeout(config.connectTimeout().toMillis());
         c.setHeartbeatInterval(config.heartbeat().toMillis());
         c.setUseSendAnnotateRowsEvent(false);
@@ -83,7 +95,7 @@ public final class BinlogReader {
 
             @Override
             public void onCommunicationFailure(BinaryLogClient client, Exception ex) {
-                fail(SourceErrors.classify(ex, config.address(), config.user(), fromText));
+                fail(SourceErrors.classify(ex, config.address(), config.user(), fromText, config.readTimeout()));
             }
 
             @Override
@@ -106,7 +118,7 @@ public final class BinlogReader {
             log.info("connecting to source {} as server_id {} from {}", config.address(), config.serverId(), fromText);
             c.connect();
         } catch (IOException | RuntimeException e) {
-            fail(SourceErrors.classify(e, config.address(), config.user(), fromText));
+            fail(SourceErrors.classify(e, config.address(), config.user(), fromText, config.readTimeout()));
         } catch (Error e) {
             // Out of memory (or worse) on the reader thread: say so, not "the source closed the connection".
             fail(new ApplierException(io.binlogapplier.ExitCode.INTERNAL, "the binlog reader failed: " + e, e));

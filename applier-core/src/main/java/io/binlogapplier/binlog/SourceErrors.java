@@ -29,6 +29,15 @@ public final class SourceErrors {
      * @param from the position we asked for, for messages about missing positions
      */
     public static ApplierException classify(Throwable t, String address, String user, String from) {
+        return classify(t, address, user, from, null);
+    }
+
+    /**
+     * As {@link #classify(Throwable, String, String, String)}; {@code readTimeout}, when not null, is the
+     * binlog stream's read timeout, named in the message of a read that timed out (a silent source).
+     */
+    public static ApplierException classify(Throwable t, String address, String user, String from,
+                                            java.time.Duration readTimeout) {
         Throwable root = ErrorClassifier.rootOf(t);
         if (root instanceof ApplierException) {
             return ApplierException.of(t); // already said what it is
@@ -47,6 +56,9 @@ public final class SourceErrors {
                 case "unknown_host" -> "cannot resolve source host '" + root.getMessage() + "': " + c.fix();
                 case "server_error" -> "source " + address + " reported error " + errorCode(root) + " (" + m + ")";
                 case "io_error" -> "lost the source " + address + " (" + m + ")";
+                case "timeout" -> readTimeout == null ? "cannot reach source " + address + " (" + m + "): " + c.fix()
+                    : "source " + address + " sent nothing, not even a heartbeat, for " + readTimeout.toMillis()
+                    + " ms (source.read_timeout): the network to it is down or it hangs; reconnecting";
                 default -> "cannot reach source " + address + " (" + m + "): " + c.fix();
             };
             default -> null; // not the source's doing (a bug): reported as such below

@@ -104,9 +104,19 @@ public final class ConfigLoader {
             "'current', a file:offset such as mysql-bin.000001:4, or a GTID position such as 0-1-100");
         Duration connect = r.duration("connect_timeout", Duration.ofSeconds(10), Duration.ofMillis(100));
         Duration heartbeat = r.duration("heartbeat", Duration.ofSeconds(1), Duration.ofMillis(100));
-        int reconnects = (int) r.integer("reconnect_attempts", 10, 0, 1_000_000, false);
+        // Three heartbeats missed in a row is a silent partition, not a busy source: MariaDB and MySQL send
+        // one whenever they have sent nothing else for a heartbeat period. At least 5 s, so a short
+        // heartbeat does not turn a pause of the source (or of this JVM) into a reconnect.
+        Duration readTimeoutDefault = max(Duration.ofSeconds(5), heartbeat.multipliedBy(3));
+        Duration readTimeout = r.duration("read_timeout", readTimeoutDefault, Duration.ofSeconds(1));
+        if (r.has("read_timeout") && readTimeout.compareTo(heartbeat.multipliedBy(2)) < 0) {
+            r.problem("read_timeout", "must be at least twice source.heartbeat (" + heartbeat.toMillis()
+                + " ms): a heartbeat late by a moment must not look like a lost source");
+        }
+        ReconnectLimit reconnects = reconnects(r);
         r.rejectUnknown();
-        return new SourceConfig(host, port, user, password, serverId, start, connect, heartbeat, reconnects);
+        return new SourceConfig(host, port, user, password, serverId, start, connect, heartbeat, readTimeout,
+            reconnects);
     }
 
     private TargetConfig target(ConfigReader r) {
@@ -119,8 +129,19 @@ public final class ConfigLoader {
             r.problem("state_schema", "must be a plain schema name (letters, digits, '_', '$'), not '" + schema + "'");
         }
         Duration connect = r.duration("connect_timeout", Duration.ofSeconds(10), Duration.ofMillis(100));
+        Duration statementTimeout = r.duration("statement_timeout", Duration.ofHours(8), Duration.ofSeconds(10));
+        ReconnectLimit reconnects = reconnects(r);
         r.rejectUnknown();
-        return new TargetConfig(host, port, user, password, schema, connect);
+        return new TargetConfig(host, port, user, password, schema, connect, statementTimeout, reconnects);
+    }
+
+    private static ReconnectLimit reconnects(ConfigReader r) {
+        return r.parsed("reconnect_attempts", ReconnectLimit.FOREVER, ReconnectLimit::parseOrNull,
+            "forever or a whole number from 0 to 1000000");
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private static final long MIB = 1L << 20;

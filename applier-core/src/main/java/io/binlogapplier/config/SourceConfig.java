@@ -8,7 +8,9 @@ import java.time.Duration;
  * @param serverId our replica server_id on the source; must differ from every other replica's
  * @param start where to begin when the target has no saved position
  * @param heartbeat how often an idle source sends a heartbeat (also bounds how stale "caught up" can be)
- * @param reconnectAttempts how often to reconnect after losing the source mid-stream before exiting
+ * @param readTimeout the longest the binlog stream may stay silent (no byte, not even a heartbeat) before the
+ *     source counts as lost and is reconnected: a silent partition is noticed by time
+ * @param reconnectAttempts how often to reconnect in a row after losing the source mid-stream before exiting
  */
 public record SourceConfig(
     String host,
@@ -19,7 +21,8 @@ public record SourceConfig(
     StartPosition start,
     Duration connectTimeout,
     Duration heartbeat,
-    int reconnectAttempts
+    Duration readTimeout,
+    ReconnectLimit reconnectAttempts
 ) {
     public String address() {
         return host + ":" + port;

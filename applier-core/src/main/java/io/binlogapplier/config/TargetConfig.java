@@ -6,6 +6,9 @@ import java.time.Duration;
  * The {@code target:} section: the server we apply to.
  *
  * @param stateSchema the schema holding the applier's position table (created if missing)
+ * @param statementTimeout the longest the applier waits for the target's answer to one statement (the socket
+ *     timeout of every target connection); longer than the longest legitimate statement, a long DDL included
+ * @param reconnectAttempts how often to reconnect in a row after losing the target mid-stream before exiting
  */
 public record TargetConfig(
     String host,
@@ -13,7 +16,9 @@ public record TargetConfig(
     String user,
     Secret password,
     String stateSchema,
-    Duration connectTimeout
+    Duration connectTimeout,
+    Duration statementTimeout,
+    ReconnectLimit reconnectAttempts
 ) {
     public String address() {
         return host + ":" + port;

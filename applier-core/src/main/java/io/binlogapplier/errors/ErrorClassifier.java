@@ -26,7 +26,8 @@ import java.util.Objects;
  *
  * <p>Target rules: lock conflicts (deadlock, lock wait timeout, interrupted, SQLSTATE 40001)
  * {@link Action#RETRY}; a broken connection (client codes 2006/2013, server shutdown, killed
- * connection, SQLSTATE class 08) {@link Action#RECONNECT}; anything else is {@link Action#FATAL}
+ * connection, SQLSTATE class 08, too many connections, a server in read-only mode while it starts or
+ * fails over) {@link Action#RECONNECT}; anything else is {@link Action#FATAL}
  * with the exit code its vendor code names.
  *
  * <p>Source rules: the binlog connection reconnects on I/O failures and on server errors that
@@ -60,11 +61,11 @@ public final class ErrorClassifier {
         }
         if (root instanceof ServerException se) {
             return side == Side.SOURCE ? sourceServerError(se.getErrorCode(), se.getMessage())
-                : target(se.getErrorCode(), se.getSqlState(), false);
+                : target(se.getErrorCode(), se.getSqlState(), false, se.getMessage());
         }
         if (root instanceof SQLException se) {
             return side == Side.SOURCE ? source(se) : target(se.getErrorCode(), se.getSQLState(),
-                se instanceof SQLTransientConnectionException);
+                se instanceof SQLTransientConnectionException, se.getMessage());
         }
         return io(root, side);
     }
@@ -91,8 +92,11 @@ public final class ErrorClassifier {
 
     // ---- target ----------------------------------------------------------------------------
 
-    private static Classification target(int code, String state, boolean transientConnection) {
+    private static Classification target(int code, String state, boolean transientConnection, String message) {
         VendorCode v = VendorCode.of(code);
+        if (v == VendorCode.ER_OPTION_PREVENTS_STATEMENT && !readOnly(message)) {
+            v = null; // another option (--skip-grant-tables …): no retry helps
+        }
         Action action = targetAction(v, state, transientConnection);
         ExitCode exit = v == null ? null : targetExitCode(v);
         if (exit == null) {
@@ -111,8 +115,12 @@ public final class ErrorClassifier {
             || v == VendorCode.ER_QUERY_INTERRUPTED || "40001".equals(state)) {
             return Action.RETRY;
         }
+        // A target that restarts, fails over or is being promoted: read-only for a while, or full of
+        // connections. A target that stays so is reported (state reconnecting, last_error) and retried.
         if (v == VendorCode.CR_SERVER_GONE_ERROR || v == VendorCode.CR_SERVER_LOST || v == VendorCode.ER_SERVER_SHUTDOWN
-            || v == VendorCode.ER_CONNECTION_KILLED || connectionState(state) || transientConnection) {
+            || v == VendorCode.ER_CONNECTION_KILLED || v == VendorCode.ER_OPTION_PREVENTS_STATEMENT
+            || v == VendorCode.ER_READ_ONLY_MODE || v == VendorCode.ER_CON_COUNT_ERROR
+            || connectionState(state) || transientConnection) {
             return Action.RECONNECT;
         }
         return Action.FATAL;
@@ -237,6 +245,11 @@ public final class ErrorClassifier {
     /** The configuration section of a side, for fixes that name settings. */
     private static String prefix(Side side) {
         return side.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** ER_OPTION_PREVENTS_STATEMENT names the option: only --read-only (and --super-read-only) passes. */
+    private static boolean readOnly(String message) {
+        return message != null && message.toLowerCase(Locale.ROOT).contains("read-only");
     }
 
     /** SQLSTATE class 08: connection exception. */

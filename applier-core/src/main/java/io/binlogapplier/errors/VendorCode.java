@@ -33,6 +33,8 @@ public enum VendorCode {
     ER_TABLE_EXISTS_ERROR(1050, "table_exists"),
     /** DROP TABLE: unknown table. */
     ER_BAD_TABLE_ERROR(1051, "unknown_table"),
+    /** Too many connections: the server's max_connections are in use (passes as others disconnect). */
+    ER_CON_COUNT_ERROR(1040, "too_many_connections"),
     /** The server is shutting down. */
     ER_SERVER_SHUTDOWN(1053, "server_shutdown"),
     /** Unknown column. */
@@ -101,6 +103,13 @@ public enum VendorCode {
     ER_FK_DUP_NAME(1826, "duplicate_foreign_key"),
     /** MariaDB: the connection was killed. */
     ER_CONNECTION_KILLED(1927, "connection_killed"),
+    /**
+     * "The MariaDB server is running with the --read-only option so it cannot execute this statement"
+     * (also other options: --skip-grant-tables, --secure-file-priv; only read-only is transient).
+     */
+    ER_OPTION_PREVENTS_STATEMENT(1290, "read_only"),
+    /** MariaDB: "Running in read-only mode" (innodb_read_only, a server starting or being repaired). */
+    ER_READ_ONLY_MODE(1836, "read_only_mode"),
     /** MariaDB: a constraint name is taken. */
     ER_DUP_CONSTRAINT_NAME(4093, "duplicate_constraint"),
     /** Client side: the server has gone away (the connection was closed before the request). */

@@ -9,8 +9,12 @@ import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.binlog.SourceErrors;
 import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.config.ReconnectLimit;
 import io.binlogapplier.config.StartPosition;
 import io.binlogapplier.durability.Durability;
+import io.binlogapplier.errors.Classification;
+import io.binlogapplier.errors.ErrorClassifier;
+import io.binlogapplier.errors.Side;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.SourcePosition;
@@ -23,11 +27,15 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 
 /**
  * Runs one applier: checks the source, finds where to start (the target's state row, else
  * {@code source.start}), and runs pipelines until the until-position, a stop request or a fatal
- * error; a lost source is reconnected, from the committed position, a bounded number of times.
+ * error; a lost source or target is reconnected, from the committed position, with backoff, as often as
+ * its {@code reconnect_attempts} allow (by default forever).
  */
 public final class Applier {
     private static final Logger log = LoggerFactory.getLogger(Applier.class);
@@ -66,6 +74,8 @@ public final class Applier {
     private volatile MethodChoice method;
     private final StopSignal stop = new StopSignal();
     private final Faults faults;
+    /** When the target server started (its epoch seconds), as last seen: tells a restart from a partition. */
+    private volatile long targetStarted;
 
     public ApplierConfig config() {
         return config;
@@ -88,6 +98,11 @@ public final class Applier {
         this.status = status;
         this.metrics = PipelineMetrics.tee(status, metrics);
         this.stopTimeoutMillis = stopTimeoutMillis;
+        // Heartbeats come every source.heartbeat while the source is idle, its end is read every second
+        // while it is busy: three of either missed and "caught up" is no longer known.
+        java.time.Duration beat = config.source().heartbeat();
+        java.time.Duration poll = java.time.Duration.ofMillis(SOURCE_END_POLL_MILLIS);
+        status.sourceSilentAfter((beat.compareTo(poll) > 0 ? beat : poll).multipliedBy(3));
     }
 
     public ApplierStatus status() {
@@ -113,8 +128,8 @@ public final class Applier {
         BinlogCoordinates untilAt;
         StateStore.Saved saved;
         boolean insertedNow = false;
-        // workers, the scheduler, the conflict monitor, the control connection / durability
-        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 3, config.name())) {
+        // workers, the scheduler, the conflict monitor, the target watch, the control connection / durability
+        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 4, config.name())) {
             CharsetResolver charsets;
             try (SourceInspector source = SourceInspector.connect(config.source());
                  Connection control = pool.get()) {
@@ -155,6 +170,7 @@ public final class Applier {
                         config.source().start());
                 }
                 status.positionLoaded(saved.position(), saved.sourceCommitMicros());
+                targetStarted = StaleSessions.serverStarted(control);
                 if (sourceEnd != null) {
                     metrics.sourceEnd(sourceEnd);
                 }
@@ -189,7 +205,13 @@ public final class Applier {
         }
     }
 
-    /** Runs pipelines until the until-position, a stop, a failure, or too many lost sources. */
+    /**
+     * Runs pipelines until the until-position, a stop, a fatal failure, or a lost server that stayed
+     * lost for more than its {@code reconnect_attempts}. A lost source or target ends a pipeline the
+     * same way: what was in flight is rolled back (a lost source: what is complete still commits), the
+     * backoff is waited out on the stop signal, the saved position is read again from the target and
+     * a new pipeline starts from it.
+     */
     private Outcome stream(TargetPool pool, StateStore state, StateStore.Saved saved, BinlogCoordinates untilAt,
                            GtidGoal untilGtid, CharsetResolver charsets, boolean insertedNow, Durability durability,
                            long started)
@@ -221,7 +243,19 @@ public final class Applier {
                     if (insertedNow && transactions == 0 && e.exitCode() == ExitCode.SOURCE_POSITION_UNAVAILABLE) {
                         forgetStart(pool, state);
                     }
-                    throw e;
+                    if (!targetLost(e) || stop.requested()) {
+                        throw e;
+                    }
+                    long[] done = p.committed();
+                    transactions += done[0];
+                    rows += done[1];
+                    units += done[2];
+                    Optional<StateStore.Saved> back = reconnectTarget(pool, state, e, p.workerConnectionIds());
+                    if (back.isEmpty()) {
+                        return new Outcome(p.lowWater(), transactions, rows, units, elapsed(started), false);
+                    }
+                    saved = back.get();
+                    continue;
                 }
                 transactions += result.transactions();
                 rows += result.rows();
@@ -233,27 +267,129 @@ public final class Applier {
                     return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
                 }
                 metrics.error("source_lost");
-                if (++losses > config.source().reconnectAttempts()) {
+                ReconnectLimit limit = config.source().reconnectAttempts();
+                if (limit.exhaustedAfter(++losses)) {
                     throw new ApplierException(ExitCode.SOURCE_UNREACHABLE, result.sourceLoss().getMessage()
-                        + " (gave up after " + config.source().reconnectAttempts() + " reconnects)",
-                        result.sourceLoss());
+                        + " (gave up after " + limit + " reconnects: source.reconnect_attempts)", result.sourceLoss());
                 }
-                status.reconnecting(result.sourceLoss().getMessage());
-                long backoff = Math.min(30_000, 500L << Math.min(6, losses - 1));
-                log.info("reconnecting to the source in {} ms (attempt {} of {})", backoff, losses,
-                    config.source().reconnectAttempts());
+                status.reconnecting(Side.SOURCE, losses, result.sourceLoss().getMessage());
+                metrics.reconnect("source");
+                long backoff = backoffMillis(losses);
+                log.info("reconnecting to the source in {} ms (attempt {} of {})", backoff, losses, limit);
                 if (stop.await(backoff)) {
                     log.info("stop requested while waiting to reconnect");
                     return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
                 }
                 try (Connection control = pool.get()) {
-                    saved = state.load(control).orElseThrow(() -> new ApplierException(ExitCode.STATE_INVALID,
-                        "the state row '" + config.name() + "' vanished from the target while running"));
+                    saved = state.load(control).orElseThrow(this::stateRowVanished);
                 } catch (SQLException e) {
-                    throw TargetErrors.connect(e);
+                    ApplierException lost = TargetErrors.connect(e);
+                    if (!targetLost(lost)) {
+                        throw lost;
+                    }
+                    Optional<StateStore.Saved> back = reconnectTarget(pool, state, lost, new long[0]);
+                    if (back.isEmpty()) {
+                        return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
+                    }
+                    saved = back.get();
                 }
             }
         }
+    }
+
+    /**
+     * Waits for a lost target to come back: backoff on the stop signal, then a fresh pool, the
+     * sessions the server may still keep for the lost workers killed, the saved position read again.
+     *
+     * @param stale target connection ids of the lost pipeline's workers
+     * @return the saved position to resume from; empty when a stop came first
+     * @throws ApplierException a failure no reconnect can fix, or {@code target.reconnect_attempts} used up
+     */
+    private Optional<StateStore.Saved> reconnectTarget(TargetPool pool, StateStore state, ApplierException lost,
+                                                       long[] stale) throws InterruptedException {
+        ReconnectLimit limit = config.target().reconnectAttempts();
+        metrics.error("target_lost");
+        log.warn("{}", lost.getMessage());
+        ApplierException why = lost;
+        for (int attempt = 1; ; attempt++) {
+            if (limit.exhaustedAfter(attempt)) {
+                throw new ApplierException(ExitCode.TARGET_UNREACHABLE, why.getMessage() + " (gave up after " + limit
+                    + " reconnects: target.reconnect_attempts)", why);
+            }
+            status.reconnecting(Side.TARGET, attempt, why.getMessage());
+            metrics.reconnect("target");
+            long backoff = backoffMillis(attempt);
+            log.info("reconnecting to the target in {} ms (attempt {} of {})", backoff, attempt, limit);
+            if (stop.await(backoff)) {
+                log.info("stop requested while waiting to reconnect");
+                return Optional.empty();
+            }
+            // On a thread of its own: a connect into a silent network takes target.connect_timeout,
+            // and a stop must not wait for it.
+            CompletableFuture<StateStore.Saved> reopened = CompletableFuture.supplyAsync(
+                () -> reopenTarget(pool, state, stale), r -> {
+                    Thread t = new Thread(r, "applier-" + config.name() + "-target-reconnect");
+                    t.setDaemon(true);
+                    t.start();
+                });
+            try {
+                CompletableFuture.anyOf(reopened, stop.future()).get();
+            } catch (ExecutionException ignored) {
+                // the reconnect failed: judged below
+            }
+            if (!reopened.isDone()) {
+                log.info("stop requested while reconnecting");
+                return Optional.empty();
+            }
+            try {
+                StateStore.Saved saved = reopened.join();
+                log.info("reconnected to the target {} (attempt {}): resuming from {}", config.target().address(),
+                    attempt, saved.position());
+                return Optional.of(saved);
+            } catch (CompletionException e) {
+                ApplierException failure = ApplierException.of(e.getCause());
+                if (!targetLost(failure)) {
+                    throw failure;
+                }
+                why = failure;
+            }
+        }
+    }
+
+    private StateStore.Saved reopenTarget(TargetPool pool, StateStore state, long[] stale) {
+        pool.renew();
+        try (Connection control = pool.get()) {
+            long startedAt = StaleSessions.serverStarted(control);
+            if (StaleSessions.sameInstance(targetStarted, startedAt)) {
+                StaleSessions.kill(control, config.target().user(), stale, stop);
+            }
+            targetStarted = startedAt;
+            return state.load(control).orElseThrow(this::stateRowVanished);
+        } catch (SQLException e) {
+            throw TargetErrors.connect(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApplierException(ExitCode.INTERNAL, "interrupted while reconnecting to the target", e);
+        }
+    }
+
+    private ApplierException stateRowVanished() {
+        return new ApplierException(ExitCode.STATE_INVALID, "the state row '" + config.name()
+            + "' vanished from the target while running");
+    }
+
+    /** A failure that a reconnect to the target may cure. */
+    static boolean targetLost(ApplierException e) {
+        return ErrorClassifier.classify(e, Side.TARGET).action() == Classification.Action.RECONNECT;
+    }
+
+    /**
+     * The wait before reconnect {@code attempt} (1, 2 …): 0.5, 1, 2 s, then 4 s for as long as it
+     * takes, so a server that is back is found within about 4 s, and a server that stays away is
+     * asked once every 4 s (a native replica waits 60 s: master_connect_retry).
+     */
+    static long backoffMillis(int attempt) {
+        return 500L << Math.min(3, Math.max(0, attempt - 1));
     }
 
     /** The source's binlog end for the lag; null when it cannot be read (the poller says why, later). */

@@ -2,11 +2,13 @@ package io.binlogapplier.pipeline;
 
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.apply.MethodChoice;
+import io.binlogapplier.errors.Side;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.transaction.Transaction;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,6 +30,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *       backlog, or while a large transaction streams in): now minus the later of the commit time of
  *       the last applied transaction (saved in the state row, so this holds on the first scrape after a
  *       restart) and the last moment the applier was known to be caught up.</li>
+ *   <li>never 0 while the applier cannot know: with the source lost (reconnecting) or silent (no word
+ *       of its end for {@link #sourceSilentAfter}), it grows from the last moment it was known to be
+ *       caught up, that is from the last heartbeat or event received.</li>
  * </ul>
  * Never negative (the source's clock may run ahead of ours); unknown (NaN) until the applied
  * position and the source's end are known, or when no commit time is known yet.
@@ -44,7 +49,7 @@ public final class ApplierStatus implements PipelineMetrics {
         APPLYING,
         /** Streaming, with lag 0. */
         CAUGHT_UP,
-        /** The source was lost; waiting to reconnect. */
+        /** The source or the target was lost; waiting to reconnect (see {@link #reconnect()}). */
         RECONNECTING,
         /** A graceful stop was requested: committing what is complete. */
         STOPPING,
@@ -68,6 +73,12 @@ public final class ApplierStatus implements PipelineMetrics {
     private volatile Instant lastErrorAt;
     private volatile boolean flushRelaxed;
     private volatile MethodChoice applyMethod;
+    private volatile Reconnect reconnect;
+    private volatile long silentAfterMicros = 3_000_000;
+
+    /** Which server was lost and the reconnect attempt under way (1, 2 …) in this outage. */
+    public record Reconnect(Side side, int attempt) {
+    }
 
     public ApplierStatus(Clock clock) {
         this.clock = clock;
@@ -102,10 +113,19 @@ public final class ApplierStatus implements PipelineMetrics {
         stream = new Stream(new Resting(position, commitMicros));
     }
 
-    /** The source was lost; {@code why} is the one-line reason. */
-    public void reconnecting(String why) {
+    /** {@code side} was lost and reconnect {@code attempt} of this outage is under way; {@code why}: the one-line reason. */
+    public void reconnecting(Side side, int attempt, String why) {
+        reconnect = new Reconnect(side, attempt);
         phase = State.RECONNECTING;
         warning(why);
+    }
+
+    /**
+     * How long the source may be silent (no heartbeat, no event, no answer to SHOW MASTER STATUS)
+     * before the applier stops calling itself caught up: a few heartbeat periods.
+     */
+    public void sourceSilentAfter(Duration silence) {
+        silentAfterMicros = silence.toNanos() / 1_000;
     }
 
     public void stopping() {
@@ -149,9 +169,21 @@ public final class ApplierStatus implements PipelineMetrics {
             appliedBefore.addAndGet(previous.probe.appliedTransactions());
         }
         stream = new Stream(probe);
-        if (phase == State.STARTING || phase == State.RECONNECTING) {
-            phase = State.APPLYING;
+        Reconnect r = reconnect;
+        // A new stream means the target answered; the source has answered only once the stream says something.
+        if (phase == State.STARTING || phase == State.RECONNECTING && r != null && r.side() == Side.TARGET) {
+            backToApplying();
         }
+    }
+
+    private void backToApplying() {
+        reconnect = null;
+        phase = State.APPLYING;
+    }
+
+    private boolean sourceLost() {
+        Reconnect r = reconnect;
+        return phase == State.RECONNECTING && r != null && r.side() == Side.SOURCE;
     }
 
     @Override
@@ -174,6 +206,9 @@ public final class ApplierStatus implements PipelineMetrics {
         if (s != null) {
             s.readerAt = position;
         }
+        if (sourceLost()) {
+            backToApplying(); // the new stream delivered a heartbeat or a transaction
+        }
     }
 
     @Override
@@ -181,7 +216,8 @@ public final class ApplierStatus implements PipelineMetrics {
         End e = new End(end, nowMicros());
         sourceEnd = e;
         Stream s = stream;
-        if (s != null && s.received <= s.probe.appliedTransactions()) {
+        // While the stream is lost, the end read on another connection does not make the reader caught up.
+        if (s != null && !sourceLost() && s.received <= s.probe.appliedTransactions()) {
             caughtUp(s, e);
         }
     }
@@ -213,11 +249,16 @@ public final class ApplierStatus implements PipelineMetrics {
             }
         } else if (e == null) {
             return -1;
-        } else if (caughtUp(s, e)) {
+        } else if (heard(e, now) && caughtUp(s, e)) {
             return 0;
         }
         long base = Math.max(s.probe.appliedCommitMicros(), caughtUpMicros.get());
         return base <= 0 ? -1 : Math.max(0, now - base);
+    }
+
+    /** The source's end {@code e} is recent news: the source was heard from lately and the stream is not lost. */
+    private boolean heard(End e, long nowMicros) {
+        return !sourceLost() && nowMicros - e.seenMicros() <= silentAfterMicros;
     }
 
     /** The reader is at the source's end: everything the source had when {@code e} was seen is applied. */
@@ -238,7 +279,8 @@ public final class ApplierStatus implements PipelineMetrics {
         }
         Stream s = stream;
         End e = sourceEnd;
-        boolean caughtUp = s != null && e != null && s.received <= s.probe.appliedTransactions() && caughtUp(s, e);
+        boolean caughtUp = s != null && e != null && s.received <= s.probe.appliedTransactions()
+            && heard(e, nowMicros()) && caughtUp(s, e);
         return caughtUp ? State.CAUGHT_UP : p;
     }
 
@@ -289,6 +331,11 @@ public final class ApplierStatus implements PipelineMetrics {
 
     public boolean flushRelaxed() {
         return flushRelaxed;
+    }
+
+    /** The lost server and the reconnect attempt while {@link State#RECONNECTING}; null otherwise. */
+    public Reconnect reconnect() {
+        return phase == State.RECONNECTING ? reconnect : null;
     }
 
     /** The apply method in use and whether {@code auto} chose it; null until the start has decided. */

@@ -198,6 +198,10 @@ final class ConflictMonitor implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         try {
+            if (thread.isAlive()) {
+                // Still in a query: to a lost target it may never return, and close() would wait for it.
+                connection.unwrap(Connection.class).abort(Runnable::run);
+            }
             connection.close();
         } catch (SQLException ignored) {
             // closing

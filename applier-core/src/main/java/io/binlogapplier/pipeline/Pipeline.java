@@ -87,6 +87,7 @@ public final class Pipeline {
     private volatile boolean untilReached;
     private volatile ApplierException sourceLoss;
     private final AtomicLong endUnit = new AtomicLong(-1);
+    private volatile WorkerState[] workerStates;
 
     Pipeline(ApplierConfig config, TargetPool target, TableSchemaCache schemas, CharsetResolver charsets,
              StateStore state, PipelineMetrics metrics, Faults faults) {
@@ -176,14 +177,19 @@ public final class Pipeline {
         disruptor.handleEventsWith(schedulerHandler).then(handlers);
         disruptor.setDefaultExceptionHandler(new FailClosed());
         disruptor.start();
+        workerStates = states;
         ConflictMonitor conflicts = null;
-        if (workers > 1) {
-            try {
+        TargetWatch watch = null;
+        try {
+            if (workers > 1) {
                 conflicts = new ConflictMonitor(name, target.get(), states, seq, metrics);
                 conflicts.start();
-            } catch (SQLException e) {
-                throw TargetErrors.connect(e);
             }
+            watch = new TargetWatch(name, config.target().address(), target.get(), failure);
+            watch.start();
+        } catch (SQLException e) {
+            // The ring runs already: fail through the latch, so the path below stops it.
+            failure.fail(TargetErrors.connect(e));
         }
 
         // filter: rows of left-out tables dropped and renamed schemas rewritten before assembly,
@@ -202,7 +208,7 @@ public final class Pipeline {
         // with BINLOG statements even under apply.method sql.
         BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true);
         reader = r;
-        if (stopRequested) {
+        if (stopRequested || failure.failed()) {
             // Stopped before the reader existed, so requestStop() found nothing to stop: a stopped
             // reader ends at once without connecting, and its end publishes END as after any stop.
             r.stop();
@@ -270,9 +276,16 @@ public final class Pipeline {
             if (conflicts != null) {
                 conflicts.close();
             }
+            if (watch != null) {
+                watch.close();
+            }
             r.stop();
             r.join(5_000);
             disruptor.halt();
+            if (failure.failed()) {
+                // The scheduler may be inside a metadata query to a lost target: close() would wait for it.
+                target.discard(schedulerConnection);
+            }
             try {
                 schedulerConnection.close();
             } catch (SQLException ignored) {
@@ -302,6 +315,28 @@ public final class Pipeline {
         if (t != null) {
             LockSupport.unpark(t);
         }
+    }
+
+    /** Transactions, rows and units committed by this pipeline so far (also after it failed). */
+    long[] committed() {
+        CommitSequencer s = sequencer;
+        return s == null ? new long[3] : new long[] {s.committedTransactions(), s.committedRows(), s.committed()};
+    }
+
+    /**
+     * The target connection ids of this pipeline's workers (0: none yet): after the target was lost,
+     * sessions the server still keeps for them may hold a unit's row locks until they are killed.
+     */
+    long[] workerConnectionIds() {
+        WorkerState[] states = workerStates;
+        if (states == null) {
+            return new long[0];
+        }
+        long[] ids = new long[states.length];
+        for (int i = 0; i < states.length; i++) {
+            ids[i] = states[i].connectionId;
+        }
+        return ids;
     }
 
     /** The low-water mark right now (null before the run starts). */

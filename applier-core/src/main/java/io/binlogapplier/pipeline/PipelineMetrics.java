@@ -61,11 +61,16 @@ public interface PipelineMetrics {
 
     /**
      * Something went wrong. {@code kind}: an {@link io.binlogapplier.ExitCode} name in lower case for
-     * a failure that stops the applier, {@code source_lost} for a lost source that is reconnected,
+     * a failure that stops the applier, {@code source_lost} / {@code target_lost} for a lost source /
+     * target that is reconnected,
      * {@code source_end_poll} when the source's binlog end could not be read, {@code flush_settings}
      * when the target's flush settings could not be changed.
      */
     default void error(String kind) {
+    }
+
+    /** A reconnect attempt to a lost server begins. {@code side}: source or target. */
+    default void reconnect(String side) {
     }
 
     /** Reports to {@code first}, then to {@code second}. */
@@ -135,6 +140,12 @@ public interface PipelineMetrics {
             public void error(String kind) {
                 first.error(kind);
                 second.error(kind);
+            }
+
+            @Override
+            public void reconnect(String side) {
+                first.reconnect(side);
+                second.reconnect(side);
             }
         };
     }

@@ -10,9 +10,16 @@ import java.util.concurrent.TimeUnit;
  */
 final class StopSignal {
     private final CountDownLatch requested = new CountDownLatch(1);
+    private final java.util.concurrent.CompletableFuture<Void> asFuture = new java.util.concurrent.CompletableFuture<>();
 
     void request() {
         requested.countDown();
+        asFuture.complete(null);
+    }
+
+    /** Completes when a stop is requested: to wait for a stop or something else, whichever comes first. */
+    java.util.concurrent.CompletableFuture<Void> future() {
+        return asFuture;
     }
 
     boolean requested() {

@@ -10,16 +10,54 @@ import java.sql.SQLException;
 /**
  * The target's connection pool (HikariCP): one connection per worker for its whole life, plus the
  * scheduler's and the control connection. Connector/J runs with server-side prepared statements.
+ *
+ * <p>After the target was lost, {@link #renew} replaces the pool as a whole: every connection of the
+ * old one is dead or was cut, and a fresh pool connects at once instead of waiting out the old
+ * pool's own retry backoff. Thread-safe.
  */
 public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSource {
-    private final HikariDataSource pool;
+    private final TargetConfig target;
+    private final int size;
+    private final String name;
+    private volatile HikariDataSource pool;
+    private volatile boolean closed;
 
-    private TargetPool(HikariDataSource pool) {
+    private TargetPool(TargetConfig target, int size, String name, HikariDataSource pool) {
+        this.target = target;
+        this.size = size;
+        this.name = name;
         this.pool = pool;
     }
 
     /** Opens the pool and one connection to prove the target is there; fails with a one-line error. */
     public static TargetPool open(TargetConfig target, int size, String name) {
+        return new TargetPool(target, size, name, dataSource(target, size, name, target.connectTimeout().toMillis()));
+    }
+
+    /**
+     * Replaces the pool with a new one, which must connect at the first try (bounded by
+     * {@code target.connect_timeout}); the old pool is closed in the background.
+     *
+     * @throws io.binlogapplier.ApplierException the target is still unreachable (or refuses us), as {@link TargetErrors#connect}
+     */
+    void renew() {
+        HikariDataSource fresh = dataSource(target, size, name, 1);
+        HikariDataSource old;
+        synchronized (this) {
+            if (closed) {
+                fresh.close();
+                return;
+            }
+            old = pool;
+            pool = fresh;
+        }
+        // Closing waits for the old pool's connection-adding threads, which may sleep in their backoff.
+        Thread closer = new Thread(old::close, "applier-" + name + "-target-pool-close");
+        closer.setDaemon(true);
+        closer.start();
+    }
+
+    private static HikariDataSource dataSource(TargetConfig target, int size, String name, long failFastMillis) {
         HikariConfig c = new HikariConfig();
         c.setPoolName("applier-" + name + "-target");
         c.setJdbcUrl("jdbc:mysql://" + target.host() + ":" + target.port() + "/");
@@ -29,7 +67,7 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         c.setMinimumIdle(size); // every worker's connection made at the start, not under load
         c.setAutoCommit(true);
         c.setConnectionTimeout(Math.max(250, target.connectTimeout().toMillis()));
-        c.setInitializationFailTimeout(Math.max(1, target.connectTimeout().toMillis()));
+        c.setInitializationFailTimeout(Math.max(1, failFastMillis));
         c.setMaxLifetime(0);
         c.setIdleTimeout(0);
         c.setKeepaliveTime(60_000);
@@ -53,8 +91,13 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         c.addDataSourceProperty("sslMode", "PREFERRED");
         c.addDataSourceProperty("allowPublicKeyRetrieval", "true");
         c.addDataSourceProperty("connectTimeout", Long.toString(target.connectTimeout().toMillis()));
+        // No statement waits for the target's answer longer than this: a connection the network lost
+        // without a word fails here at the latest (TargetWatch notices a lost target much sooner).
+        c.addDataSourceProperty("socketTimeout", Long.toString(Math.min(Integer.MAX_VALUE,
+            target.statementTimeout().toMillis())));
+        c.addDataSourceProperty("tcpKeepAlive", "true");
         try {
-            return new TargetPool(new HikariDataSource(c));
+            return new HikariDataSource(c);
         } catch (RuntimeException e) {
             throw TargetErrors.connect(e);
         }
@@ -83,6 +126,11 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
 
     @Override
     public void close() {
-        pool.close();
+        HikariDataSource p;
+        synchronized (this) {
+            closed = true;
+            p = pool;
+        }
+        p.close();
     }
 }

@@ -7,8 +7,16 @@
  *   <li><b>the caller of {@link io.binlogapplier.pipeline.Applier#run}</b> (the main thread): owns
  *       the target pool and the control connection; loads the position, starts the parts below for
  *       each run of the stream, and parks until a commit, the END marker, a failure or a stop wakes
- *       it. Between runs (a lost source) it waits out the reconnect backoff on a
+ *       it. Between runs (a lost source or target) it waits out the reconnect backoff on a
  *       {@code StopSignal}, which a stop ends at once.</li>
+ *   <li><b>{@code applier-<name>-target-reconnect}</b> (one per attempt to reach a lost target):
+ *       renews the pool ({@code TargetPool.renew}), kills the sessions a target that did not restart
+ *       still keeps for the lost workers ({@code StaleSessions}) and reads the saved position; the main
+ *       thread waits for it or for a stop, whichever comes first, so a connect into a silent network
+ *       never delays a stop.</li>
+ *   <li><b>{@code applier-<name>-target-watch}</b> ({@code TargetWatch}): owns a target connection;
+ *       pings every second and fails the pipeline as target unreachable when a ping goes unanswered
+ *       for 5 s.</li>
  *   <li><b>{@code applier-<name>-reader}</b> ({@link io.binlogapplier.binlog.BinlogReader}): owns
  *       the binlog connection. Decodes events, filters and assembles them into transactions (parts
  *       of at most 8 MB) and publishes them on the ring through {@code Publisher}, the ring's only
@@ -51,6 +59,13 @@
  * included, through the ring's {@code FailClosed} handler or the reader's own catch). It wakes every
  * waiter; the main thread cuts every worker's connection at once, so no unit commits after it and
  * no part of a source transaction is ever committed; the saved position stays at the last unit
- * committed in order.
+ * committed in order. Connections that may sit in a query (the conflict monitor's, the scheduler's,
+ * the watch's) are cut too, not closed: closing waits for the query, which waits for a lost target.
+ *
+ * <h2>Outages</h2>
+ * A failure the classifier answers with RECONNECT for the target ({@code TARGET_UNREACHABLE}) ends
+ * the pipeline exactly as any failure, then {@code Applier} reconnects and starts a new pipeline from
+ * the saved position, as it does after a lost source ({@code Ending.SOURCE_LOST}); both sides count
+ * attempts against their {@code reconnect_attempts} ({@code forever} by default).
  */
 package io.binlogapplier.pipeline;

@@ -80,6 +80,35 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void bothSidesReconnectForeverByDefaultAndTheBinlogStreamTimesOutAfterThreeHeartbeatsOrFiveSeconds() {
+        ApplierConfig c = parse(GOOD);
+
+        assertThat(c.source().reconnectAttempts()).isEqualTo(ReconnectLimit.FOREVER);
+        assertThat(c.target().reconnectAttempts()).isEqualTo(ReconnectLimit.FOREVER);
+        assertThat(c.source().readTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(c.target().statementTimeout()).isEqualTo(Duration.ofHours(8));
+        assertThat(parse(GOOD.replace("start: current", "start: current\n  heartbeat: 4s")).source().readTimeout())
+            .isEqualTo(Duration.ofSeconds(12));
+    }
+
+    @Test
+    void reconnectAttemptsTakeACountOrForeverAndAReadTimeoutMustOutlastTwoHeartbeats() {
+        ApplierConfig c = parse(GOOD.replace("start: current", "start: current\n  reconnect_attempts: 3")
+            .replace("password: \"\"", "password: \"\"\n  reconnect_attempts: forever\n  statement_timeout: 2h"));
+        assertThat(c.source().reconnectAttempts()).isEqualTo(new ReconnectLimit(3));
+        assertThat(c.source().reconnectAttempts().exhaustedAfter(3)).isFalse();
+        assertThat(c.source().reconnectAttempts().exhaustedAfter(4)).isTrue();
+        assertThat(c.target().reconnectAttempts().exhaustedAfter(Integer.MAX_VALUE)).isFalse();
+        assertThat(c.target().statementTimeout()).isEqualTo(Duration.ofHours(2));
+
+        assertThat(problems(GOOD.replace("start: current", "start: current\n  reconnect_attempts: always\n"
+            + "  heartbeat: 2s\n  read_timeout: 3s")).problems()).containsExactlyInAnyOrder(
+            "source.reconnect_attempts: must be forever or a whole number from 0 to 1000000, not 'always'",
+            "source.read_timeout: must be at least twice source.heartbeat (2000 ms): a heartbeat late by a moment"
+                + " must not look like a lost source");
+    }
+
+    @Test
     void everyApplyMethodCanBeChosenAndOthersAreNamed() {
         for (ApplyMethod m : ApplyMethod.values()) {
             String name = m.name().toLowerCase(java.util.Locale.ROOT);

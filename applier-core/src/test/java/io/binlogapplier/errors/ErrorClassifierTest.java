@@ -148,6 +148,17 @@ class ErrorClassifierTest {
         sql(1826, "23000", FATAL, TARGET_STATEMENT_FAILED, "duplicate_foreign_key");
         sql(1927, "70100", RECONNECT, TARGET_UNREACHABLE, "connection_killed");
         sql(4093, "HY000", FATAL, TARGET_STATEMENT_FAILED, "duplicate_constraint");
+        // A target restarting, failing over or full: it passes, so the applier waits for it.
+        sql(1040, "08004", RECONNECT, TARGET_UNREACHABLE, "too_many_connections",
+            RECONNECT, SOURCE_UNREACHABLE, "too_many_connections");
+        sql(1836, "HY000", RECONNECT, TARGET_UNREACHABLE, "read_only_mode");
+        ROWS.add(new Row(TARGET, new SQLException("The MariaDB server is running with the --read-only option so it"
+            + " cannot execute this statement", "HY000", 1290), RECONNECT, TARGET_UNREACHABLE, "read_only"));
+        ROWS.add(new Row(TARGET, new SQLException("The MariaDB server is running with the --secure-file-priv option"
+            + " so it cannot execute this statement", "HY000", 1290), FATAL, TARGET_STATEMENT_FAILED,
+            "statement_failed"));
+        ROWS.add(new Row(SOURCE, new SQLException("The MariaDB server is running with the --read-only option so it"
+            + " cannot execute this statement", "HY000", 1290), RECONNECT, SOURCE_UNREACHABLE, "server_error"));
         sql(2006, "08S01", RECONNECT, TARGET_UNREACHABLE, "server_gone", RECONNECT, SOURCE_UNREACHABLE, "server_gone");
         sql(2013, "08S01", RECONNECT, TARGET_UNREACHABLE, "connection_lost",
             RECONNECT, SOURCE_UNREACHABLE, "connection_lost");

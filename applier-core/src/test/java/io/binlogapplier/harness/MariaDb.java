@@ -42,12 +42,14 @@ public final class MariaDb implements AutoCloseable {
     private final String role;
     private final int port;
     private final Path dir;
-    private final Process process;
+    private final List<String> command;
+    private volatile Process process;
 
-    private MariaDb(String role, int port, Path dir, Process process) {
+    private MariaDb(String role, int port, Path dir, List<String> command, Process process) {
         this.role = role;
         this.port = port;
         this.dir = dir;
+        this.command = List.copyOf(command);
         this.process = process;
     }
 
@@ -91,7 +93,7 @@ public final class MariaDb implements AutoCloseable {
             cmd.addAll(options);
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("stdout.log").toFile()).start();
-            MariaDb m = new MariaDb(role, port, dir, p);
+            MariaDb m = new MariaDb(role, port, dir, cmd, p);
             synchronized (RUNNING) {
                 RUNNING.add(m);
             }
@@ -229,6 +231,23 @@ public final class MariaDb implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         deleteTree(dir);
+    }
+
+    /**
+     * Starts the server again, on the same port and data directory, after {@link #kill()} (crash
+     * recovery runs as after a real crash); returns when it accepts connections.
+     */
+    public void restart() {
+        if (process.isAlive()) {
+            throw new IllegalStateException(role + " mariadbd is still running: kill() it first");
+        }
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stdout.log").toFile())).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        awaitReady();
     }
 
     /** Kills the server without a clean shutdown (crash tests). */

@@ -14,12 +14,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A TCP forwarder on 127.0.0.1 between the applier and a server, to make that server vanish and
  * come back without touching it: {@link #cut()} resets every connection and closes each new one at
- * once, {@link #restore()} forwards again. Loopback only.
+ * once, {@link #restore()} forwards again. {@link #drop()} is a silent partition: nothing is
+ * forwarded any more and nobody is told; new connections are accepted and hear nothing. {@link #heal()}
+ * forwards new connections again; the ones caught in the partition stay silent on both ends, as
+ * when the network lost the client's FIN: the server keeps those sessions. Loopback only.
  */
 public final class TcpProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final int upstreamPort;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
+    /** Connections caught in a partition: never forwarded again (kept so they stay open, silent). */
+    private final List<Socket> silenced = new CopyOnWriteArrayList<>();
+    private final Object partition = new Object();
+    /** Bumped by each {@link #drop()}: a pump of an earlier generation stops forwarding. */
+    private volatile int dropGeneration;
+    private volatile boolean dropped;
     private volatile boolean cut;
     private volatile boolean closed;
 
@@ -58,6 +67,22 @@ public final class TcpProxy implements AutoCloseable {
         cut = false;
     }
 
+    /** A silent partition: no byte passes either way, no connection is reset or refused. */
+    public void drop() {
+        synchronized (partition) {
+            dropGeneration++;
+            dropped = true;
+        }
+    }
+
+    /** Ends the partition for new connections; those it caught stay silent. */
+    public void heal() {
+        synchronized (partition) {
+            dropped = false;
+            partition.notifyAll();
+        }
+    }
+
     private void accept() {
         while (!closed) {
             try {
@@ -66,11 +91,16 @@ public final class TcpProxy implements AutoCloseable {
                     reset(client);
                     continue;
                 }
+                if (dropped) {
+                    silenced.add(client); // accepted by the kernel, then nothing: a SYN lost would be the same
+                    continue;
+                }
                 Socket server = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
                 open.add(client);
                 open.add(server);
-                pump(client, server);
-                pump(server, client);
+                int generation = dropGeneration;
+                pump(client, server, generation);
+                pump(server, client, generation);
             } catch (IOException e) {
                 if (closed) {
                     return;
@@ -79,20 +109,30 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, int generation) {
         Thread t = new Thread(() -> {
             byte[] buffer = new byte[64 << 10];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            try {
+                InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream();
                 int n;
-                while ((n = in.read(buffer)) >= 0) {
+                while ((n = in.read(buffer)) >= 0 && dropGeneration == generation) {
                     out.write(buffer, 0, n);
                 }
             } catch (IOException ignored) {
                 // one side went away
-            } finally {
-                reset(from);
-                reset(to);
             }
+            if (dropGeneration != generation && !closed) {
+                // Caught in a partition: what either end does now never reaches the other, a close
+                // included. Both sockets stay open and silent until the proxy closes.
+                open.remove(from);
+                open.remove(to);
+                silenced.add(from);
+                silenced.add(to);
+                return;
+            }
+            reset(from);
+            reset(to);
         }, "tcp-proxy-pump");
         t.setDaemon(true);
         t.start();
@@ -112,6 +152,9 @@ public final class TcpProxy implements AutoCloseable {
     public void close() {
         closed = true;
         cut();
+        for (Socket s : silenced) {
+            reset(s);
+        }
         try {
             listener.close();
         } catch (IOException ignored) {

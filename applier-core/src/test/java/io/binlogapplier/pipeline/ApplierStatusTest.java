@@ -2,6 +2,7 @@ package io.binlogapplier.pipeline;
 
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
+import io.binlogapplier.errors.Side;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.transaction.CommitGroup;
@@ -144,7 +145,7 @@ class ApplierStatusTest {
         status.sourceEnd(at("mysql-bin.000001", 200));
         assertThat(status.lagSeconds()).isEqualTo(30.0);
 
-        status.reconnecting("lost the source");
+        status.reconnecting(Side.SOURCE, 1, "lost the source");
         assertThat(status.state()).isEqualTo(ApplierStatus.State.RECONNECTING);
         FakeProbe next = new FakeProbe(at("mysql-bin.000001", 100), (T0 - 3600) * 1_000_000L);
         status.streamStarted(next);
@@ -155,6 +156,65 @@ class ApplierStatusTest {
         assertThat(status.lagSeconds()).isZero();
         assertThat(status.state()).isEqualTo(ApplierStatus.State.CAUGHT_UP);
         assertThat(status.lastError()).isEqualTo("lost the source");
+    }
+
+    @Test
+    void aSilentSourceIsNoLongerCaughtUpAndTheLagGrowsFromTheLastHeartbeat() {
+        status.sourceSilentAfter(java.time.Duration.ofSeconds(3));
+        start();
+        status.readerAt(at("mysql-bin.000001", 100));
+        status.sourceEnd(at("mysql-bin.000001", 100));
+        clock.advanceMillis(2_000);
+        assertThat(status.lagSeconds()).as("a heartbeat may be a moment late").isZero();
+        assertThat(status.state()).isEqualTo(ApplierStatus.State.CAUGHT_UP);
+
+        clock.advanceMillis(8_000);
+        assertThat(status.lagSeconds()).as("10 s without a word from the source").isEqualTo(10.0);
+        assertThat(status.state()).isEqualTo(ApplierStatus.State.APPLYING);
+
+        status.sourceEnd(at("mysql-bin.000001", 100));
+        assertThat(status.lagSeconds()).as("heard again").isZero();
+    }
+
+    @Test
+    void whileTheSourceIsLostTheLagGrowsEvenWhenItsEndCanStillBeRead() {
+        start();
+        status.readerAt(at("mysql-bin.000001", 100));
+        status.sourceEnd(at("mysql-bin.000001", 100));
+        assertThat(status.lagSeconds()).isZero();
+
+        status.reconnecting(Side.SOURCE, 1, "source sent nothing for 5000 ms");
+        for (int i = 0; i < 5; i++) {
+            clock.advanceMillis(1_000);
+            status.sourceEnd(at("mysql-bin.000001", 100)); // SHOW MASTER STATUS on another connection
+        }
+        assertThat(status.lagSeconds()).isEqualTo(5.0);
+        assertThat(status.state()).isEqualTo(ApplierStatus.State.RECONNECTING);
+        assertThat(status.reconnect()).isEqualTo(new ApplierStatus.Reconnect(Side.SOURCE, 1));
+
+        status.reconnecting(Side.SOURCE, 2, "connection refused");
+        FakeProbe next = new FakeProbe(at("mysql-bin.000001", 100), (T0 - 3600) * 1_000_000L);
+        status.streamStarted(next);
+        assertThat(status.state()).as("a new stream is not yet a source that answers")
+            .isEqualTo(ApplierStatus.State.RECONNECTING);
+        status.readerAt(at("mysql-bin.000001", 100)); // its first heartbeat
+        status.sourceEnd(at("mysql-bin.000001", 100));
+        assertThat(status.state()).isEqualTo(ApplierStatus.State.CAUGHT_UP);
+        assertThat(status.reconnect()).isNull();
+        assertThat(status.lagSeconds()).isZero();
+    }
+
+    @Test
+    void aTargetReconnectShowsSideAndAttemptUntilTheNextStreamStarts() {
+        start();
+        status.reconnecting(Side.TARGET, 3, "cannot reach the target");
+        assertThat(status.state()).isEqualTo(ApplierStatus.State.RECONNECTING);
+        assertThat(status.reconnect()).isEqualTo(new ApplierStatus.Reconnect(Side.TARGET, 3));
+        assertThat(status.lastError()).isEqualTo("cannot reach the target");
+
+        status.streamStarted(new FakeProbe(at("mysql-bin.000001", 100), (T0 - 3600) * 1_000_000L));
+        assertThat(status.state()).isEqualTo(ApplierStatus.State.APPLYING);
+        assertThat(status.reconnect()).isNull();
     }
 
     @Test

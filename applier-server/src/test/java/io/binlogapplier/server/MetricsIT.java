@@ -101,7 +101,7 @@ class MetricsIT {
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "lagdb");
         String[] end = TestApplier.currentPosition(SERVERS.source()).split(":");
         assertThat(health)
-            .startsWith("{\"name\":\"lag\",\"state\":\"caught_up\",\"lag_seconds\":0.000,")
+            .startsWith("{\"name\":\"lag\",\"state\":\"caught_up\",\"reconnecting\":null,\"lag_seconds\":0.000,")
             .contains("\"applied\":{\"file\":\"" + end[0] + "\",\"offset\":" + end[1] + ",\"gtid\":\""
                 + SERVERS.source().queryString("SELECT @@gtid_binlog_pos") + "\",\"source_commit_time\":\"")
             .contains("\"source\":{\"file\":\"" + end[0] + "\",\"offset\":" + end[1] + "}")

@@ -27,6 +27,14 @@ final class HealthJson {
         StringBuilder j = new StringBuilder(512).append('{');
         field(j, "name", name);
         field(j, "state", s.state().label());
+        ApplierStatus.Reconnect r = s.reconnect();
+        j.append(",\"reconnecting\":");
+        if (r == null) {
+            j.append("null");
+        } else {
+            j.append("{\"side\":\"").append(r.side().name().toLowerCase(Locale.ROOT)).append("\",\"attempt\":")
+                .append(r.attempt()).append('}');
+        }
         double lag = s.lagSeconds();
         j.append(",\"lag_seconds\":").append(Double.isNaN(lag) ? "null" : String.format(Locale.ROOT, "%.3f", lag));
         SourcePosition applied = s.appliedPosition();

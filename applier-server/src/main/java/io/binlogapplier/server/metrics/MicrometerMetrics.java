@@ -47,6 +47,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String CONFLICTS = PREFIX + "conflicts";
     static final String ERRORS = PREFIX + "errors";
     static final String BARRIERS = PREFIX + "barriers";
+    static final String RECONNECTS = PREFIX + "reconnects";
     static final String NET_EFFECT_ROWS = PREFIX + "net.effect.rows";
     static final String NET_EFFECT_STATEMENTS = PREFIX + "net.effect.statements";
     static final String ORDERED_ROWS = PREFIX + "ordered.rows";
@@ -79,6 +80,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     private final Map<String, Counter> conflicts = new ConcurrentHashMap<>();
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();
     private final Map<String, Counter> barriers = new ConcurrentHashMap<>();
+    private final Map<String, Counter> reconnects = new ConcurrentHashMap<>();
     private final Counter netEffectRows;
     private final Counter netEffectStatements;
     private final Counter orderedRows;
@@ -154,8 +156,11 @@ public final class MicrometerMetrics implements PipelineMetrics {
             "non_transactional")) {
             tagged(barriers, BARRIERS, "cause", cause);
         }
-        for (String kind : List.of("source_lost", "source_end_poll", "flush_settings")) {
+        for (String kind : List.of("source_lost", "target_lost", "source_end_poll", "flush_settings")) {
             tagged(errors, ERRORS, "kind", kind);
+        }
+        for (String side : List.of("source", "target")) {
+            tagged(reconnects, RECONNECTS, "side", side);
         }
         refresh();
     }
@@ -245,6 +250,11 @@ public final class MicrometerMetrics implements PipelineMetrics {
         tagged(errors, ERRORS, "kind", kind).increment();
     }
 
+    @Override
+    public void reconnect(String side) {
+        tagged(reconnects, RECONNECTS, "side", side).increment();
+    }
+
     private Counter tagged(Map<String, Counter> counters, String name, String tag, String value) {
         return counters.computeIfAbsent(value, v -> Counter.builder(name).tags(target).tag(tag, v)
             .description(switch (name) {
@@ -257,7 +267,10 @@ public final class MicrometerMetrics implements PipelineMetrics {
                 case CONFLICTS -> "Lock conflicts the conflict monitor resolved by making a later unit give way, by"
                     + " reason (lock_wait: an earlier unit waited for its lock; long_statement: an earlier unit was"
                     + " stuck in one statement)";
-                default -> "Errors, by kind: source_lost (reconnected), source_end_poll, flush_settings, or the exit"
+                case RECONNECTS -> "Reconnect attempts to a lost server, by side (source, target); each attempt of"
+                    + " an outage counts once";
+                default -> "Errors, by kind: source_lost, target_lost (reconnected), source_end_poll, flush_settings,"
+                    + " or the exit"
                     + " code name of a failure that stopped the applier";
             }).register(registry));
     }

@@ -4,6 +4,7 @@ import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.apply.MethodChoice;
 import io.binlogapplier.config.ApplyMethod;
+import io.binlogapplier.errors.Side;
 import io.binlogapplier.pipeline.ApplierStatus;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.SourcePosition;
@@ -21,10 +22,21 @@ class HealthJsonTest {
 
     @Test
     void beforeAnythingIsKnownTheValuesAreNull() {
-        assertThat(HealthJson.of("orders", status)).isEqualTo("{\"name\":\"orders\",\"state\":\"starting\","
+        assertThat(HealthJson.of("orders", status)).isEqualTo("{\"name\":\"orders\",\"state\":\"starting\",\"reconnecting\":null,"
             + "\"lag_seconds\":null,\"applied\":null,\"source\":null,\"received\":null,\"transactions_applied\":0,"
             + "\"workers_busy\":0,\"flush_relaxed\":false,\"apply_method\":null,\"apply_method_configured\":null,"
             + "\"last_error\":null,\"last_error_at\":null}");
+    }
+
+    @Test
+    void whileReconnectingTheLostSideAndTheAttemptAreShown() {
+        status.positionLoaded(new SourcePosition(new BinlogCoordinates("mysql-bin.000042", 1337), "0-1-100",
+            SourcePosition.ResumeBy.FILE), NOW.minusMillis(2500).toEpochMilli() * 1000);
+        status.reconnecting(Side.TARGET, 4, "cannot reach the target");
+
+        assertThat(HealthJson.of("orders", status)).startsWith("{\"name\":\"orders\",\"state\":\"reconnecting\","
+            + "\"reconnecting\":{\"side\":\"target\",\"attempt\":4},").contains(
+            "\"last_error\":\"cannot reach the target\"");
     }
 
     @Test
@@ -37,7 +49,7 @@ class HealthJsonTest {
             "GRANT BINLOG REPLAY ON *.* TO 'u' to use the faster binlog method", true));
         status.failed(new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "row \"7\" missing\tin `db`.`t`"));
 
-        assertThat(HealthJson.of("orders", status)).isEqualTo("{\"name\":\"orders\",\"state\":\"failed\","
+        assertThat(HealthJson.of("orders", status)).isEqualTo("{\"name\":\"orders\",\"state\":\"failed\",\"reconnecting\":null,"
             + "\"lag_seconds\":2.500,\"applied\":{\"file\":\"mysql-bin.000042\",\"offset\":1337,\"gtid\":\"0-1-100\","
             + "\"source_commit_time\":\"2026-01-05T09:59:57.500Z\"},"
             + "\"source\":{\"file\":\"mysql-bin.000042\",\"offset\":9000},"
