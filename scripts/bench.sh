@@ -21,7 +21,8 @@
 #                                        UPDATE of all of them, DELETE of half, and an INSERT of
 #                                        BIGTX_WIDE_ROWS rows of 1 KB
 #   TABLES (10), TABLE_SIZE (20000), THREADS (16), LOAD_SECONDS (60)   the sysbench load
-#   MIXED_THREADS (4), MIXED_OPS (4: statements per transaction, 1..MIXED_OPS)
+#   MIXED_THREADS (4), MIXED_OPS (4: statements per transaction, 1..MIXED_OPS), MIXED_GROUPS
+#                   (uq,fk,trg,nopk: which of mixed.lua's tables the transactions change)
 #   BIGTX_ROWS (1000000), BIGTX_WIDE_ROWS (300000; 0 leaves that transaction out)
 #   FLUSH ("2 1")   the target's innodb_flush_log_at_trx_commit, each a separate set of runs
 #   NATIVE          native contenders, THREADS:MODE (threads 0 = the serial SQL thread)
@@ -33,7 +34,8 @@
 #   TIMEOUT (1800)  seconds a contender may take
 #   BENCH_JAVA_OPTS (default: the launcher's default JVM options), BENCH_APPLY_EXTRA (more apply
 #   keys, e.g. "unit_max_transactions: 100"), BENCH_METRICS_LISTEN (default off, e.g. 127.0.0.1:9104
-#   to time the applier with its metrics endpoint), OUT (default bench-results/<UTC time>).
+#   to time the applier with its metrics endpoint), BENCH_KEEP_LOGS (1: keep every binlog-applier run's
+#   log under OUT; failed runs' logs are always kept), OUT (default bench-results/<UTC time>).
 # Smoke run, e.g.:
 #   TABLES=2 TABLE_SIZE=1000 LOAD_SECONDS=3 FLUSH=2 NATIVE=0:conservative OURS=optimistic:4:binlog \
 #     WORKLOADS=mixed scripts/bench.sh
@@ -49,6 +51,7 @@ THREADS=${THREADS:-16}
 LOAD_SECONDS=${LOAD_SECONDS:-60}
 MIXED_THREADS=${MIXED_THREADS:-4}
 MIXED_OPS=${MIXED_OPS:-4}
+MIXED_GROUPS=${MIXED_GROUPS:-uq,fk,trg,nopk}
 BIGTX_ROWS=${BIGTX_ROWS:-1000000}
 BIGTX_WIDE_ROWS=${BIGTX_WIDE_ROWS:-300000}
 FLUSH=${FLUSH:-"2 1"}
@@ -58,6 +61,7 @@ OURS=${OURS:-"default:default:default conservative:4:sql optimistic:4:sql optimi
 REPEAT=${REPEAT:-1}
 BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-$(launcher_java_opts)}
 BENCH_APPLY_EXTRA=${BENCH_APPLY_EXTRA:-}
+BENCH_KEEP_LOGS=${BENCH_KEEP_LOGS:-0}
 BENCH_APPLY_EXTRA=$(sed -E 's/^[ ,]+//' <<<"$BENCH_APPLY_EXTRA") # the old form began with ", "
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-bench-results/$STAMP}
@@ -167,6 +171,12 @@ sysbench_base() { # sysbench_base SCHEMA -> the connection options
   echo "--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$SRC --mysql-user=root --mysql-db=$1"
 }
 
+load_failed() { # load_failed WORKLOAD: the load generator stopped; say why and stop the benchmark
+  echo "bench: the $1 load failed on the source:" >&2
+  grep -i -E 'fatal|error' "$OUT/sysbench-$1.txt" | head -5 >&2
+  exit 1
+}
+
 generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line describing it)
   local sb
   case $1 in
@@ -178,15 +188,19 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
       sql "$SRC" "CREATE DATABASE sbtest"
       sb=(sysbench "$script" $(sysbench_base sbtest) --tables="$TABLES" --table-size="$TABLE_SIZE" "${extra[@]}")
       "${sb[@]}" --threads="$TABLES" prepare >/dev/null
-      "${sb[@]}" --threads="$THREADS" --time="$LOAD_SECONDS" run >"$OUT/sysbench-$1.txt"
-      LOAD="sysbench $script ${extra[*]}, $TABLES tables x $TABLE_SIZE rows, $THREADS threads, ${LOAD_SECONDS}s"
+      "${sb[@]}" --threads="$THREADS" --time="$LOAD_SECONDS" run >"$OUT/sysbench-$1.txt" || load_failed "$1"
+      LOAD="sysbench $script${extra[*]:+ ${extra[*]}}, $TABLES tables x $TABLE_SIZE rows, $THREADS threads, ${LOAD_SECONDS}s"
       ;;
     mixed)
       sql "$SRC" "CREATE DATABASE mixed"
-      sb=(sysbench scripts/bench/mixed.lua $(sysbench_base mixed) --table-size="$TABLE_SIZE" --ops="$MIXED_OPS")
+      sb=(sysbench scripts/bench/mixed.lua $(sysbench_base mixed) --table-size="$TABLE_SIZE" --ops="$MIXED_OPS"
+          --groups="$MIXED_GROUPS")
       "${sb[@]}" prepare >/dev/null
-      "${sb[@]}" --threads="$MIXED_THREADS" --time="$LOAD_SECONDS" run >"$OUT/sysbench-$1.txt"
-      LOAD="scripts/bench/mixed.lua, 6 tables x $TABLE_SIZE rows, $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction, ${LOAD_SECONDS}s"
+      # 1467: a deadlock while INSERT...SELECT waits for the AUTO-INC lock, reported as "Failed to read
+      # auto-increment value"; InnoDB has rolled the transaction back, as for 1213
+      "${sb[@]}" --threads="$MIXED_THREADS" --time="$LOAD_SECONDS" --mysql-ignore-errors=1213,1205,1020,1467 \
+        run >"$OUT/sysbench-$1.txt" || load_failed "$1"
+      LOAD="scripts/bench/mixed.lua, 6 tables x $TABLE_SIZE rows, $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${LOAD_SECONDS}s"
       ;;
     bigtx)
       # each statement is one source transaction; rows come from MariaDB's Sequence engine (seq_1_to_N)
@@ -209,12 +223,15 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
 # record ROW: the CSV row of one contender (ratios are filled in once the flush setting's runs are done)
 measure() { # measure NAME KIND ARGS...: runs the contender REPEAT times, appends a row to $CSV.tmp
   local name=$1 kind=$2; shift 2
-  local runs=() v=ok r s err=""
-  for _ in $(seq 1 "$REPEAT"); do
+  local runs=() v=ok r s i err=""
+  for i in $(seq 1 "$REPEAT"); do
     fresh_target "$flush"
     rm -f "$WORK/run.error"
     r=$("run_$kind" "$@")
     runs+=("$r")
+    if [ "$kind" = ours ] && [ "$BENCH_KEEP_LOGS" = 1 ]; then
+      cp "$WORK/ours.log" "$OUT/log-$workload-flush$flush-$(printf '%s' "$name" | tr -c 'A-Za-z0-9.=-' _)-$i.log"
+    fi
     if ! is_number "$r"; then
       v=error
       [ -f "$WORK/run.error" ] && err=$(cat "$WORK/run.error")
