@@ -116,18 +116,22 @@ fresh_target() { # fresh_target FLUSH -> starts "target" on $TGT, empty
 }
 
 run_native() { # run_native THREADS MODE -> seconds, or "timeout" / "error"
-  sql "$TGT" "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$SRC, MASTER_USER='root', MASTER_PASSWORD='',
-    MASTER_LOG_FILE='$START_FILE', MASTER_LOG_POS=$START_POS;
-    SET GLOBAL slave_parallel_threads=$1; SET GLOBAL slave_parallel_mode='$2'"
-  local t0; t0=$(now)
-  sql "$TGT" "START SLAVE"
-  local r; r=$(sql "$TGT" "SELECT MASTER_POS_WAIT('$END_FILE', $END_POS, $TIMEOUT)")
+  # (runs in a command substitution under ||, where set -e does not apply: each step is checked)
+  if ! sql "$TGT" "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$SRC, MASTER_USER='root', MASTER_PASSWORD='',
+      MASTER_LOG_FILE='$START_FILE', MASTER_LOG_POS=$START_POS;
+      SET GLOBAL slave_parallel_threads=$1; SET GLOBAL slave_parallel_mode='$2'" 2>"$WORK/native.err"; then
+    grep -m1 '^ERROR' "$WORK/native.err" >"$WORK/run.error" || cp "$WORK/native.err" "$WORK/run.error"
+    sed 's/^/   /' "$WORK/run.error" >&2
+    echo error; return
+  fi
+  local t0 r; t0=$(now)
+  sql "$TGT" "START SLAVE" && r=$(sql "$TGT" "SELECT MASTER_POS_WAIT('$END_FILE', $END_POS, $TIMEOUT)") || r=NULL
   local dt; dt=$(seconds_since "$t0")
   if [ "$r" = "NULL" ]; then # a replication thread stopped on an error
     sql "$TGT" "SHOW SLAVE STATUS\G" | grep -E 'Last_(IO|SQL)_Error: .' | head -1 | sed 's/^ *//' >"$WORK/run.error" || true
     sed 's/^/   /' "$WORK/run.error" >&2
   fi
-  sql "$TGT" "STOP SLAVE"
+  sql "$TGT" "STOP SLAVE" || true
   case $r in -1) echo timeout ;; NULL) echo error ;; *) echo "$dt" ;; esac
 }
 
@@ -215,7 +219,8 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
       if [ "$BIGTX_WIDE_ROWS" -gt 0 ]; then
         sql "$SRC" "USE bigtx; INSERT INTO bigtx.wide SELECT seq, LEFT(REPEAT(MD5(seq), 32), 1000) FROM seq_1_to_$BIGTX_WIDE_ROWS"
       fi
-      LOAD="one INSERT...SELECT of $BIGTX_ROWS rows, one UPDATE of all of them, one DELETE of half, one INSERT of $BIGTX_WIDE_ROWS rows of 1 KB"
+      LOAD="one INSERT...SELECT of $BIGTX_ROWS rows, one UPDATE of all of them, one DELETE of half"
+      [ "$BIGTX_WIDE_ROWS" -eq 0 ] || LOAD+=", one INSERT...SELECT of $BIGTX_WIDE_ROWS rows of 1 KB"
       ;;
   esac
 }
@@ -227,7 +232,7 @@ measure() { # measure NAME KIND ARGS...: runs the contender REPEAT times, append
   for i in $(seq 1 "$REPEAT"); do
     fresh_target "$flush"
     rm -f "$WORK/run.error"
-    r=$("run_$kind" "$@")
+    r=$("run_$kind" "$@") || r=error # e.g. the target refused CHANGE MASTER; its message is above
     runs+=("$r")
     if [ "$kind" = ours ] && [ "$BENCH_KEEP_LOGS" = 1 ]; then
       cp "$WORK/ours.log" "$OUT/log-$workload-flush$flush-$(printf '%s' "$name" | tr -c 'A-Za-z0-9.=-' _)-$i.log"
