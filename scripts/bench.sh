@@ -1,36 +1,78 @@
 #!/usr/bin/env bash
-# Benchmark (not part of CI), seed 003's method: generate a binlog on a source with sysbench, then for
-# each contender start a fresh target from the same empty state and time it from start to caught up.
+# Benchmark (not part of CI), seed 003's method: generate a binlog on a source, then for each contender
+# start a fresh, empty target and time it from start to caught up with that binlog.
 # Contenders: MariaDB's native replica (serial, conservative, optimistic at several thread counts) and
-# binlog-applier (both modes, several worker counts), with the target at innodb_flush_log_at_trx_commit
-# 2 and 1. Every contender's target must match the source afterwards (CHECKSUM TABLE of every table).
-# Prints one table and writes it as Markdown and CSV under bench-results/.
+# binlog-applier (modes, worker counts, apply methods), with the target at innodb_flush_log_at_trx_commit
+# 2 and 1. Every contender's target must match the source afterwards (CHECKSUM TABLE of every table of
+# every schema the source has). Prints one table and writes it as Markdown and CSV under bench-results/;
+# a contender that fails is a row with verdict "error", and the run goes on.
 #
-# Knobs (environment): WORKLOADS, TABLES, TABLE_SIZE, THREADS, LOAD_SECONDS, FLUSH, NATIVE, OURS, REPEAT,
-# BENCH_JAVA_OPTS (default: the launcher's default JVM options), BENCH_APPLY_EXTRA (e.g. ", unit_max_transactions: 100"), BENCH_METRICS_LISTEN (default off,
-# e.g. 127.0.0.1:9104 to time the applier with its metrics endpoint), OUT.
+# Knobs (environment):
+#   WORKLOADS       which binlogs, in order (default: all of them):
+#                     oltp_write_only oltp_insert oltp_update_index oltp_update_non_index
+#                                        sysbench's scripts, TABLES x TABLE_SIZE, THREADS, LOAD_SECONDS
+#                     oltp_delete_insert sysbench oltp_write_only with only its DELETE+INSERT pair (a
+#                                        transaction deletes a row and inserts it back with new values,
+#                                        so the tables keep their size; oltp_delete alone empties them)
+#                     mixed              scripts/bench/mixed.lua: unique key, FK cascades, triggers and
+#                                        a table without a primary key; TABLE_SIZE rows per table,
+#                                        MIXED_THREADS sessions, MIXED_OPS, LOAD_SECONDS
+#                     bigtx              single big transactions: INSERT...SELECT of BIGTX_ROWS rows,
+#                                        UPDATE of all of them, DELETE of half, and an INSERT of
+#                                        BIGTX_WIDE_ROWS rows of 1 KB
+#   TABLES (10), TABLE_SIZE (20000), THREADS (16), LOAD_SECONDS (60)   the sysbench load
+#   MIXED_THREADS (4), MIXED_OPS (4: statements per transaction, 1..MIXED_OPS), MIXED_GROUPS
+#                   (uq,fk,trg,nopk: which of mixed.lua's tables the transactions change)
+#   BIGTX_ROWS (1000000), BIGTX_WIDE_ROWS (300000; 0 leaves that transaction out)
+#   FLUSH ("2 1")   the target's innodb_flush_log_at_trx_commit, each a separate set of runs
+#   NATIVE          native contenders, THREADS:MODE (threads 0 = the serial SQL thread)
+#   OURS            binlog-applier contenders, MODE:WORKERS:METHOD[:java options, comma-separated];
+#                   the word "default" for MODE, WORKERS or METHOD leaves that apply key out of the
+#                   configuration (default:default:default is the configuration with no apply keys);
+#                   METHOD is written as given, so auto (apply.method: auto) is a contender too
+#   REPEAT (1)      runs per contender; the table shows the median (an error in any run: error)
+#   TIMEOUT (1800)  seconds a contender may take
+#   BENCH_JAVA_OPTS (default: the launcher's default JVM options), BENCH_APPLY_EXTRA (more apply
+#   keys, e.g. "unit_max_transactions: 100"), BENCH_METRICS_LISTEN (default off, e.g. 127.0.0.1:9104
+#   to time the applier with its metrics endpoint), BENCH_KEEP_LOGS (1: keep every binlog-applier run's
+#   log under OUT; failed runs' logs are always kept), OUT (default bench-results/<UTC time>).
+# Smoke run, e.g.:
+#   TABLES=2 TABLE_SIZE=1000 LOAD_SECONDS=3 FLUSH=2 NATIVE=0:conservative OURS=optimistic:4:binlog \
+#     WORKLOADS=mixed scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 . scripts/lib.sh
 
-WORKLOADS=${WORKLOADS:-"oltp_write_only oltp_insert"}
+WORKLOADS=${WORKLOADS:-"oltp_write_only oltp_insert oltp_update_index oltp_update_non_index oltp_delete_insert mixed bigtx"}
 TABLES=${TABLES:-10}
 TABLE_SIZE=${TABLE_SIZE:-20000}
 THREADS=${THREADS:-16}
 LOAD_SECONDS=${LOAD_SECONDS:-60}
+MIXED_THREADS=${MIXED_THREADS:-4}
+MIXED_OPS=${MIXED_OPS:-4}
+MIXED_GROUPS=${MIXED_GROUPS:-uq,fk,trg,nopk}
+BIGTX_ROWS=${BIGTX_ROWS:-1000000}
+BIGTX_WIDE_ROWS=${BIGTX_WIDE_ROWS:-300000}
 FLUSH=${FLUSH:-"2 1"}
-# native contenders: threads:mode (threads 0 = serial SQL thread)
 NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4:optimistic 8:optimistic 16:optimistic"}
-# binlog-applier contenders: mode:workers:method[:java options, comma-separated] (added to BENCH_JAVA_OPTS)
-OURS=${OURS:-"conservative:1:binlog conservative:4:binlog conservative:8:binlog conservative:16:binlog optimistic:1:binlog optimistic:4:binlog optimistic:8:binlog optimistic:16:binlog conservative:1:sql optimistic:4:sql"}
-# every contender runs REPEAT times; the table shows the median
+# the configuration with no apply keys (what a user gets first), and each method at a few sizes
+OURS=${OURS:-"default:default:default conservative:4:sql optimistic:4:sql optimistic:1:binlog conservative:4:binlog optimistic:4:binlog optimistic:16:binlog"}
 REPEAT=${REPEAT:-1}
 BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-$(launcher_java_opts)}
 BENCH_APPLY_EXTRA=${BENCH_APPLY_EXTRA:-}
+BENCH_KEEP_LOGS=${BENCH_KEEP_LOGS:-0}
+BENCH_APPLY_EXTRA=$(sed -E 's/^[ ,]+//' <<<"$BENCH_APPLY_EXTRA") # the old form began with ", "
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-bench-results/$STAMP}
 TIMEOUT=${TIMEOUT:-1800}
+
+for workload in $WORKLOADS; do
+  case $workload in
+    oltp_write_only|oltp_insert|oltp_update_index|oltp_update_non_index|oltp_delete_insert|mixed|bigtx) ;;
+    *) echo "bench: unknown workload '$workload' (see the knobs at the top of $0)" >&2; exit 2 ;;
+  esac
+done
 
 mvn -B -q -ntp -DskipTests package
 mkdir -p "$OUT"
@@ -43,18 +85,27 @@ trap 'stop_servers; rm -rf "$WORK"' EXIT
 now() { date +%s.%N; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 seconds_since() { echo "$(now) - $1" | bc; }
+is_number() { [[ "$1" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]]; } # bc writes .5 for 0.5
+
+# every base table of every schema the source has, as schema.table
+source_tables() {
+  sql "$SRC" "SELECT CONCAT('\`', TABLE_SCHEMA, '\`.\`', TABLE_NAME, '\`') FROM information_schema.TABLES
+    WHERE TABLE_TYPE = 'BASE TABLE'
+      AND TABLE_SCHEMA NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys')
+    ORDER BY TABLE_SCHEMA, TABLE_NAME"
+}
 
 verify() { # verify TARGET_PORT -> prints "ok" or "DIFFERENT"
   local t s d
-  for t in $(sql "$SRC" "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA='sbtest' ORDER BY 1"); do
-    s=$(sql "$SRC" "CHECKSUM TABLE sbtest.$t" | awk '{print $2}')
-    d=$(sql "$1" "CHECKSUM TABLE sbtest.$t" 2>/dev/null | awk '{print $2}' || true)
-    if [ "$s" != "$d" ]; then echo DIFFERENT; return; fi
+  for t in $TABLES_TO_VERIFY; do
+    s=$(sql "$SRC" "CHECKSUM TABLE $t" | awk '{print $NF}')
+    d=$(sql "$1" "CHECKSUM TABLE $t" 2>/dev/null | awk '{print $NF}' || true)
+    if [ "$s" != "$d" ] || [ "$d" = NULL ]; then echo DIFFERENT; return; fi
   done
   echo ok
 }
 
-fresh_target() { # fresh_target FLUSH -> starts "target" on $TGT from the template
+fresh_target() { # fresh_target FLUSH -> starts "target" on $TGT, empty
   local dir="$WORK/target"
   [ -f "$dir/mysqld.pid" ] && kill "$(cat "$dir/mysqld.pid")" 2>/dev/null || true
   for _ in $(seq 1 200); do [ -f "$dir/mysqld.pid" ] && sleep 0.1 || break; done
@@ -64,102 +115,202 @@ fresh_target() { # fresh_target FLUSH -> starts "target" on $TGT from the templa
     --skip-slave-start
 }
 
-run_native() { # run_native THREADS MODE -> seconds
-  sql "$TGT" "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$SRC, MASTER_USER='root', MASTER_PASSWORD='',
-    MASTER_LOG_FILE='$START_FILE', MASTER_LOG_POS=$START_POS;
-    SET GLOBAL slave_parallel_threads=$1; SET GLOBAL slave_parallel_mode='$2'"
-  local t0; t0=$(now)
-  sql "$TGT" "START SLAVE"
-  local r; r=$(sql "$TGT" "SELECT MASTER_POS_WAIT('$END_FILE', $END_POS, $TIMEOUT)")
+run_native() { # run_native THREADS MODE -> seconds, or "timeout" / "error"
+  # (runs in a command substitution under ||, where set -e does not apply: each step is checked)
+  if ! sql "$TGT" "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$SRC, MASTER_USER='root', MASTER_PASSWORD='',
+      MASTER_LOG_FILE='$START_FILE', MASTER_LOG_POS=$START_POS;
+      SET GLOBAL slave_parallel_threads=$1; SET GLOBAL slave_parallel_mode='$2'" 2>"$WORK/native.err"; then
+    grep -m1 '^ERROR' "$WORK/native.err" >"$WORK/run.error" || cp "$WORK/native.err" "$WORK/run.error"
+    sed 's/^/   /' "$WORK/run.error" >&2
+    echo error; return
+  fi
+  local t0 r; t0=$(now)
+  sql "$TGT" "START SLAVE" && r=$(sql "$TGT" "SELECT MASTER_POS_WAIT('$END_FILE', $END_POS, $TIMEOUT)") || r=NULL
   local dt; dt=$(seconds_since "$t0")
-  sql "$TGT" "STOP SLAVE"
-  if [ "$r" = "-1" ] || [ "$r" = "NULL" ]; then echo "timeout"; else echo "$dt"; fi
+  if [ "$r" = "NULL" ]; then # a replication thread stopped on an error
+    sql "$TGT" "SHOW SLAVE STATUS\G" | grep -E 'Last_(IO|SQL)_Error: .' | head -1 | sed 's/^ *//' >"$WORK/run.error" || true
+    sed 's/^/   /' "$WORK/run.error" >&2
+  fi
+  sql "$TGT" "STOP SLAVE" || true
+  case $r in -1) echo timeout ;; NULL) echo error ;; *) echo "$dt" ;; esac
 }
 
-run_ours() { # run_ours MODE WORKERS METHOD [JAVA_OPTS] -> seconds
+ours_config() { # ours_config MODE WORKERS METHOD -> bench.yml; "default" leaves a key out
+  local keys=() apply
+  [ "$1" = default ] || keys+=("mode: $1")
+  [ "$2" = default ] || keys+=("workers: $2")
+  [ "$3" = default ] || keys+=("method: $3")
+  [ -z "$BENCH_APPLY_EXTRA" ] || keys+=("$BENCH_APPLY_EXTRA")
+  apply=$(printf '%s, ' "${keys[@]}"); apply=${apply%, }
   cat >"$WORK/bench.yml" <<YAML
 name: bench
 source: {host: 127.0.0.1, port: $SRC, user: root, password: "", server_id: 4242, start: "$START_FILE:$START_POS"}
 target: {host: 127.0.0.1, port: $TGT, user: root, password: ""}
-apply: {mode: $1, workers: $2, method: $3 $BENCH_APPLY_EXTRA}
+apply: {$apply}
 # the target's flush setting is the workload's (as for the native replica); metrics off unless asked for
 durability: {mode: unchanged}
 metrics: {listen: ${BENCH_METRICS_LISTEN:-off}}
 YAML
-  local t0; t0=$(now)
-  if ! timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${4:-} -jar "$JAR" run --config "$WORK/bench.yml" --until current >"$WORK/ours.log" 2>&1; then
-    RUN_NO=$(date +%s%N); cp "$WORK/ours.log" "$OUT/failed-$RUN_NO.log"
-    echo "failed"; grep -v '^\s*at \|^\s*\.\.\. [0-9]* more' "$WORK/ours.log" | tail -3 >&2
-    echo "   (log: $OUT/failed-$RUN_NO.log)" >&2; return
+}
+
+run_ours() { # run_ours MODE WORKERS METHOD [JAVA_OPTS] -> seconds, or "error" / "timeout"
+  ours_config "$1" "$2" "$3"
+  local t0 rc=0; t0=$(now)
+  timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${4:-} -jar "$JAR" run --config "$WORK/bench.yml" --until current \
+    >"$WORK/ours.log" 2>&1 || rc=$?
+  if [ "$rc" != 0 ]; then
+    local log; log="$OUT/failed-$(date +%s%N).log"
+    cp "$WORK/ours.log" "$log"
+    # the last line that is not a stack frame names the cause (exit codes: README "Exit codes")
+    echo "exit $rc: $(grep -v '^\s*at \|^\s*\.\.\. [0-9]* more' "$WORK/ours.log" | tail -1) (log: $log)" \
+      >"$WORK/run.error"
+    sed 's/^/   /' "$WORK/run.error" >&2
+    if [ "$rc" = 124 ]; then echo timeout; else echo error; fi
+    return
   fi
   seconds_since "$t0"
 }
 
+sysbench_base() { # sysbench_base SCHEMA -> the connection options
+  echo "--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$SRC --mysql-user=root --mysql-db=$1"
+}
+
+load_failed() { # load_failed WORKLOAD: the load generator stopped; say why and stop the benchmark
+  echo "bench: the $1 load failed on the source:" >&2
+  grep -i -E 'fatal|error' "$OUT/sysbench-$1.txt" | head -5 >&2
+  exit 1
+}
+
+generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line describing it)
+  local sb
+  case $1 in
+    oltp_*)
+      local script=$1 extra=()
+      if [ "$1" = oltp_delete_insert ]; then
+        script=oltp_write_only; extra=(--index_updates=0 --non_index_updates=0 --delete_inserts=1)
+      fi
+      sql "$SRC" "CREATE DATABASE sbtest"
+      sb=(sysbench "$script" $(sysbench_base sbtest) --tables="$TABLES" --table-size="$TABLE_SIZE" "${extra[@]}")
+      "${sb[@]}" --threads="$TABLES" prepare >/dev/null
+      "${sb[@]}" --threads="$THREADS" --time="$LOAD_SECONDS" run >"$OUT/sysbench-$1.txt" || load_failed "$1"
+      LOAD="sysbench $script${extra[*]:+ ${extra[*]}}, $TABLES tables x $TABLE_SIZE rows, $THREADS threads, ${LOAD_SECONDS}s"
+      ;;
+    mixed)
+      sql "$SRC" "CREATE DATABASE mixed"
+      sb=(sysbench scripts/bench/mixed.lua $(sysbench_base mixed) --table-size="$TABLE_SIZE" --ops="$MIXED_OPS"
+          --groups="$MIXED_GROUPS")
+      "${sb[@]}" prepare >/dev/null
+      # 1467: a deadlock while INSERT...SELECT waits for the AUTO-INC lock, reported as "Failed to read
+      # auto-increment value"; InnoDB has rolled the transaction back, as for 1213
+      "${sb[@]}" --threads="$MIXED_THREADS" --time="$LOAD_SECONDS" --mysql-ignore-errors=1213,1205,1020,1467 \
+        run >"$OUT/sysbench-$1.txt" || load_failed "$1"
+      LOAD="scripts/bench/mixed.lua, 6 tables x $TABLE_SIZE rows, $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${LOAD_SECONDS}s"
+      ;;
+    bigtx)
+      # each statement is one source transaction; rows come from MariaDB's Sequence engine (seq_1_to_N)
+      sql "$SRC" "CREATE DATABASE bigtx;
+        CREATE TABLE bigtx.big (id INT NOT NULL PRIMARY KEY, k INT NOT NULL, c CHAR(120) NOT NULL,
+          pad CHAR(60) NOT NULL, KEY k (k)) ENGINE=InnoDB;
+        CREATE TABLE bigtx.wide (id INT NOT NULL PRIMARY KEY, payload VARCHAR(1024) NOT NULL) ENGINE=InnoDB"
+      sql "$SRC" "USE bigtx; INSERT INTO bigtx.big SELECT seq, seq MOD 100003, REPEAT(MD5(seq), 3), LEFT(SHA1(seq), 60)
+        FROM seq_1_to_$BIGTX_ROWS"
+      sql "$SRC" "UPDATE bigtx.big SET k = k + 1, c = REVERSE(c)"
+      sql "$SRC" "DELETE FROM bigtx.big WHERE id MOD 2 = 0"
+      if [ "$BIGTX_WIDE_ROWS" -gt 0 ]; then
+        sql "$SRC" "USE bigtx; INSERT INTO bigtx.wide SELECT seq, LEFT(REPEAT(MD5(seq), 32), 1000) FROM seq_1_to_$BIGTX_WIDE_ROWS"
+      fi
+      LOAD="one INSERT...SELECT of $BIGTX_ROWS rows, one UPDATE of all of them, one DELETE of half"
+      [ "$BIGTX_WIDE_ROWS" -eq 0 ] || LOAD+=", one INSERT...SELECT of $BIGTX_WIDE_ROWS rows of 1 KB"
+      ;;
+  esac
+}
+
+# record ROW: the CSV row of one contender (ratios are filled in once the flush setting's runs are done)
+measure() { # measure NAME KIND ARGS...: runs the contender REPEAT times, appends a row to $CSV.tmp
+  local name=$1 kind=$2; shift 2
+  local runs=() v=ok r s i err=""
+  for i in $(seq 1 "$REPEAT"); do
+    fresh_target "$flush"
+    rm -f "$WORK/run.error"
+    r=$("run_$kind" "$@") || r=error # e.g. the target refused CHANGE MASTER; its message is above
+    runs+=("$r")
+    if [ "$kind" = ours ] && [ "$BENCH_KEEP_LOGS" = 1 ]; then
+      cp "$WORK/ours.log" "$OUT/log-$workload-flush$flush-$(printf '%s' "$name" | tr -c 'A-Za-z0-9.=-' _)-$i.log"
+    fi
+    if ! is_number "$r"; then
+      v=error
+      [ -f "$WORK/run.error" ] && err=$(cat "$WORK/run.error")
+    elif [ "$(verify "$TGT")" != ok ]; then
+      v=DIFFERENT
+      [ "$kind" = native ] || cp "$WORK/ours.log" "$OUT/different-$(date +%s%N).log"
+    fi
+  done
+  s=$(median "${runs[@]}")
+  for r in "${runs[@]}"; do is_number "$r" || s=$r; done
+  echo "   flush=$flush  $name: $s$(is_number "$s" && echo " s") ($v)"
+  echo "$workload,$COMMITS,$flush,$name,$s,$v" >>"$CSV.tmp"
+  if [ -n "$err" ]; then
+    echo "- $workload, flush=$flush, $name: $err" >>"$OUT/errors.md"
+  fi
+  if [ "$kind" = native ] && [ "$v" = ok ]; then
+    if [ -z "$best" ] || (( $(echo "$s < $best" | bc) )); then best=$s; best_name=$name; fi
+    [ "$name" != "native serial" ] || serial=$s
+  fi
+}
+
+ours_name() { # ours_name MODE WORKERS METHOD JAVA_OPTS
+  local n
+  if [ "$1:$2:$3" = default:default:default ]; then
+    n="binlog-applier with no apply keys"
+  else
+    n="binlog-applier $( [ "$1" = default ] && echo "default mode" || echo "$1")"
+    n+=" $( [ "$2" = default ] && echo "default workers" || echo "$2 workers")"
+    n+=" $( [ "$3" = default ] && echo "default method" || echo "$3")"
+  fi
+  echo "$n${4:+ ($4)}"
+}
+
+ratio() { # ratio SECONDS BASE -> SECONDS/BASE with 2 decimals, or nothing
+  if is_number "$1" && [ -n "$2" ]; then printf '%.2f' "$(echo "scale=4; $1 / $2" | bc)"; fi
+}
+
 CSV="$OUT/results.csv"
-echo "workload,transactions,flush,contender,seconds,transactions_per_second,ratio_to_best_native,verdict" >"$CSV"
+echo "workload,transactions,flush,contender,seconds,transactions_per_second,ratio_to_best_native,ratio_to_native_serial,verdict" >"$CSV"
+: >"$OUT/loads.md"
+: >"$OUT/best.md"
+rm -f "$OUT/errors.md"
 for workload in $WORKLOADS; do
   rm -rf "$WORK/source"
   SRC=$(free_port)
-  echo "== $workload: generating the binlog ($TABLES tables x $TABLE_SIZE rows, $THREADS threads, ${LOAD_SECONDS}s)"
   start_server source "$SRC" 1 --log-bin=mysql-bin --binlog-format=ROW --innodb-flush-log-at-trx-commit=2 \
     --sync-binlog=0 --max-binlog-size=1G
   read -r START_FILE START_POS < <(sql "$SRC" "SHOW MASTER STATUS" | awk '{print $1, $2}')
-  sql "$SRC" "CREATE DATABASE sbtest"
-  sb=(sysbench "$workload" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$SRC" --mysql-user=root
-      --mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE")
-  "${sb[@]}" --threads="$TABLES" prepare >/dev/null
-  "${sb[@]}" --threads="$THREADS" --time="$LOAD_SECONDS" run >"$OUT/sysbench-$workload.txt"
+  echo "== $workload: generating the binlog"
+  generate "$workload"
   read -r END_FILE END_POS < <(sql "$SRC" "SHOW MASTER STATUS" | awk '{print $1, $2}')
   COMMITS=$(sql "$SRC" "SHOW GLOBAL STATUS LIKE 'Binlog_commits'" | awk '{print $2}')
   GROUP_COMMITS=$(sql "$SRC" "SHOW GLOBAL STATUS LIKE 'Binlog_group_commits'" | awk '{print $2}')
+  TABLES_TO_VERIFY=$(source_tables)
+  echo "   $LOAD"
   echo "   $COMMITS binlog commits in $GROUP_COMMITS group commits; binlog $START_FILE:$START_POS .. $END_FILE:$END_POS"
+  echo "- $workload: $LOAD; $COMMITS binlog commits in $GROUP_COMMITS group commits." >>"$OUT/loads.md"
   for flush in $FLUSH; do
-    declare -A secs=()
-    best=""
+    best="" best_name="" serial=""
     for c in $NATIVE; do
-      runs=()
-      v=ok
-      for _ in $(seq 1 "$REPEAT"); do
-        fresh_target "$flush"
-        runs+=("$(run_native "${c%%:*}" "${c##*:}")")
-        [ "$(verify "$TGT")" = ok ] || v=DIFFERENT
-      done
-      s=$(median "${runs[@]}")
       name="native ${c##*:} ${c%%:*} threads"; [ "${c%%:*}" = 0 ] && name="native serial"
-      secs[$name]=$s
-      echo "   flush=$flush  $name: $s s ($v)"
-      echo "$workload,$COMMITS,$flush,$name,$s,,,$v" >>"$CSV.tmp"
-      if [ "$v" = ok ] && [[ "$s" =~ ^[0-9.]+$ ]]; then
-        if [ -z "$best" ] || (( $(echo "$s < $best" | bc) )); then best=$s; fi
-      fi
+      measure "$name" native "${c%%:*}" "${c##*:}"
     done
     for c in $OURS; do
       IFS=: read -r mode workers method jopts <<<"$c"
       jopts=${jopts//,/ }
-      runs=()
-      v=ok
-      for _ in $(seq 1 "$REPEAT"); do
-        fresh_target "$flush"
-        runs+=("$(run_ours "$mode" "$workers" "$method" "$jopts")")
-        if [ "$(verify "$TGT")" != ok ]; then
-          v=DIFFERENT; cp "$WORK/ours.log" "$OUT/different-$(date +%s%N).log"
-        fi
-      done
-      s=$(median "${runs[@]}")
-      name="binlog-applier $mode $workers workers $method${jopts:+ ($jopts)}"
-      echo "   flush=$flush  $name: $s s ($v)"
-      echo "$workload,$COMMITS,$flush,$name,$s,,,$v" >>"$CSV.tmp"
+      measure "$(ours_name "$mode" "$workers" "$method" "$jopts")" ours "$mode" "$workers" "$method" "$jopts"
     done
-    # ratios against the best native row of this workload and flush setting
-    while IFS=, read -r w n f name s _ _ v; do
-      if [[ "$s" =~ ^[0-9.]+$ ]]; then
-        tps=$(echo "$n / $s" | bc)
-        ratio=$( [ -n "$best" ] && printf '%.2f' "$(echo "scale=4; $s / $best" | bc)" || echo "")
-      else tps=""; ratio=""; fi
-      echo "$w,$n,$f,$name,$s,$tps,$ratio,$v" >>"$CSV"
+    [ -z "$best" ] || echo "- $workload, flush=$flush: best native: $best_name, $(printf '%.1f' "$best") s" >>"$OUT/best.md"
+    while IFS=, read -r w n f name s v; do
+      tps=""; is_number "$s" && tps=$(echo "$n / $s" | bc)
+      echo "$w,$n,$f,$name,$s,$tps,$(ratio "$s" "$best"),$(ratio "$s" "$serial"),$v" >>"$CSV"
     done <"$CSV.tmp"
     rm -f "$CSV.tmp"
-    unset secs
   done
   kill "$(cat "$WORK/source/mysqld.pid")" 2>/dev/null || true
   sleep 2
@@ -169,15 +320,29 @@ done
   echo "# binlog-applier benchmark $STAMP"
   echo
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; MariaDB $(mariadbd --version | awk '{print $3}')."
-  echo "Load: sysbench, $TABLES tables x $TABLE_SIZE rows, $THREADS threads, ${LOAD_SECONDS}s. Time = start to caught up"
-  echo "(native: START SLAVE to MASTER_POS_WAIT; binlog-applier: process start to exit of run --until current)."
-  echo "binlog-applier JVM options: $BENCH_JAVA_OPTS."
-  echo "ratio = seconds / seconds of the best native configuration of the same workload and flush setting (lower is better)."
+  echo "Time = start to caught up (native: START SLAVE to MASTER_POS_WAIT; binlog-applier: process start to exit"
+  echo "of run --until current), median of $REPEAT run(s). binlog-applier JVM options: $BENCH_JAVA_OPTS."
+  echo "ratio = seconds / seconds of the best native configuration (or of native serial) of the same workload and"
+  echo "flush setting (lower is better). transactions = the source's Binlog_commits (schema load included)."
   echo
-  echo "| workload | transactions | flush | contender | seconds | tx/s | ratio | target = source |"
-  echo "|---|---|---|---|---|---|---|---|"
-  tail -n +2 "$CSV" | while IFS=, read -r w n f name s tps ratio v; do
-    echo "| $w | $n | $f | $name | $s | $tps | $ratio | $v |"
+  echo "Loads:"
+  echo
+  cat "$OUT/loads.md"
+  echo
+  cat "$OUT/best.md"
+  echo
+  echo "| workload | transactions | flush | contender | seconds | tx/s | ratio to best native | ratio to native serial | target = source |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  tail -n +2 "$CSV" | while IFS=, read -r w n f name s tps ratio rserial v; do
+    if is_number "$s"; then s=$(printf "%.$( (( $(echo "$s < 10" | bc) )) && echo 2 || echo 1)f" "$s"); fi
+    echo "| $w | $n | $f | $name | $s | $tps | $ratio | $rserial | $v |"
   done
+  if [ -f "$OUT/errors.md" ]; then
+    echo
+    echo "Errors:"
+    echo
+    cat "$OUT/errors.md"
+  fi
 } >"$OUT/results.md"
+rm -f "$OUT/loads.md" "$OUT/best.md"
 cat "$OUT/results.md"
