@@ -57,6 +57,8 @@ public final class Durability implements AutoCloseable {
     private final Connections connections;
     private final Listener listener;
     private volatile boolean gaveUp;
+    /** This applier holds the target's settings relaxed (it relaxed them and has not put them back). */
+    private volatile boolean held;
     private Thread controller;
 
     public Durability(DurabilityConfig config, String schema, String name, Connections connections, Listener listener) {
@@ -91,6 +93,16 @@ public final class Durability implements AutoCloseable {
     @Override
     public void close() {
         end();
+    }
+
+    /**
+     * A lost target came back. A restarted server starts with its configured flush settings, not the
+     * relaxed ones this applier set: set them again (the originals stay saved from the first time).
+     */
+    public void targetReconnected() {
+        if (held && !gaveUp) {
+            relax();
+        }
     }
 
     private void watch(FlushPolicy policy, DoubleSupplier lagSeconds) {
@@ -147,7 +159,7 @@ public final class Durability implements AutoCloseable {
                     mine = saved.isEmpty() ? current : saved.values().iterator().next();
                     store.save(c, mine);
                     savedNow = true;
-                } else {
+                } else if (!held) {
                     log.info("found the target's original flush settings ({}) saved by a run that did not stop cleanly;"
                         + " they are put back at stop", mine);
                 }
@@ -164,6 +176,7 @@ public final class Durability implements AutoCloseable {
                     log.info("relaxed the target's flush settings ({} -> {}); the originals are saved in {} and put back"
                         + " at stop", current, FlushSettings.RELAXED, store.table());
                 }
+                held = true;
                 listener.relaxed(true);
             } finally {
                 if (locked) {
@@ -199,6 +212,7 @@ public final class Durability implements AutoCloseable {
                 }
                 // Only now: a crash before this line leaves the row, and the next start puts them back.
                 store.forget(c);
+                held = false;
                 listener.relaxed(false);
             } finally {
                 if (locked) {

@@ -255,6 +255,7 @@ public final class Applier {
                         return new Outcome(p.lowWater(), transactions, rows, units, elapsed(started), false);
                     }
                     saved = back.get();
+                    durability.targetReconnected();
                     continue;
                 }
                 transactions += result.transactions();
@@ -292,6 +293,7 @@ public final class Applier {
                         return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
                     }
                     saved = back.get();
+                    durability.targetReconnected();
                 }
             }
         }

@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * drops everything and tells nobody) and SIGKILLed and restarted. After each fault the applier must
  * notice it (state {@code reconnecting}, with the side) and resume once the fault heals; at the end
  * every table matches the source. Prints, per fault, the time to notice and the time to resume.
- * {@code -Doutage.rounds=N} repeats the six faults N times (the default 1 keeps it under 3 minutes).
+ * {@code -Doutage.rounds=N} repeats the six faults N times (the default 1 keeps it under 3 minutes);
+ * {@code -Doutage.partitionSeconds=S} holds each partition S seconds (default 2).
  */
 class OutageIT {
     private static final String DB = "outage";
@@ -50,7 +51,8 @@ class OutageIT {
     void resetsPartitionsAndKillsOfEitherSideAreRiddenOutInProcessAndEveryTableMatches() throws Exception {
         int rounds = Integer.getInteger("outage.rounds", 1);
         List<String> report = new ArrayList<>();
-        try (ServerPair pair = ServerPair.start();
+        // The target's own setting is the durable one: the applier relaxes it, and must again after a restart.
+        try (ServerPair pair = ServerPair.start(List.of(), List.of("--innodb-flush-log-at-trx-commit=1"));
              TcpProxy toSource = TcpProxy.to(pair.source.port());
              TcpProxy toTarget = TcpProxy.to(pair.target.port())) {
             for (MariaDb m : List.of(pair.source, pair.target)) {
@@ -137,7 +139,8 @@ class OutageIT {
         long noticeMillis = (System.nanoTime() - injected) / 1_000_000;
         switch (f) {
             case TARGET_PARTITION, SOURCE_PARTITION -> {
-                Thread.sleep(2_000); // a reconnect attempt or two into the partition
+                // A reconnect attempt or two into the partition; -Doutage.partitionSeconds=30 for long ones.
+                Thread.sleep(Long.getLong("outage.partitionSeconds", 2) * 1000);
                 proxy.heal();
             }
             case TARGET_KILL, SOURCE_KILL -> server.restart();
@@ -149,6 +152,10 @@ class OutageIT {
         await(f + " resumed", 90, () -> status.reconnect() == null && status.appliedTransactions() > appliedAtHeal,
             failure);
         long resumeMillis = (System.nanoTime() - healed) / 1_000_000;
+        if (f == Fault.TARGET_KILL) {
+            await("the restarted target's flush settings relaxed again", 10, () -> pair.target.queryLong(
+                "SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == 2, failure);
+        }
         return String.format("%-17s noticed after %6d ms, resumed %6d ms after the heal (last error: %s)", f,
             noticeMillis, resumeMillis, status.lastError());
     }

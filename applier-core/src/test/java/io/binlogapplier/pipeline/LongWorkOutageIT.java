@@ -1,0 +1,162 @@
+package io.binlogapplier.pipeline;
+
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.config.ConfigLoader;
+import io.binlogapplier.errors.Side;
+import io.binlogapplier.harness.ServerPair;
+import io.binlogapplier.harness.TableComparison;
+import io.binlogapplier.harness.TcpProxy;
+import io.binlogapplier.harness.TestApplier;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Long legitimate work on the target, with and without a lost connection in the middle: a unit of
+ * 100,000 rows whose connection is reset half-way (and an UPDATE of all of them, as net effects),
+ * and an ALTER TABLE that waits over a minute for a metadata lock another session holds. The long
+ * ALTER must not be taken for a partition (no reconnect while it waits); a reset during a second one
+ * must be ridden out with the ALTER applied exactly once. Every table matches at the end.
+ */
+class LongWorkOutageIT {
+    private static final String DB = "longwork";
+
+    @Test
+    void aResetDuringABigUnitOrALongAlterLosesAndDuplicatesNothingAndALongAlterIsNoPartition() throws Exception {
+        try (ServerPair pair = ServerPair.start(); TcpProxy toTarget = TcpProxy.to(pair.target.port())) {
+            String start = TestApplier.currentPosition(pair.source);
+            pair.source.execute("CREATE DATABASE " + DB,
+                "CREATE TABLE " + DB + ".big (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(200) NOT NULL)");
+            String yaml = TestApplier.yaml(pair, DB, start, "conservative", 2, null)
+                .replace("port: " + pair.target.port(), "port: " + toTarget.port())
+                .replace("  password: \"\"\n", "  password: \"\"\n  connect_timeout: 3s\n");
+            ApplierConfig config = new ConfigLoader().parse(yaml, "longwork", DB);
+            ApplierStatus status = new ApplierStatus(Clock.systemUTC());
+            AtomicInteger targetReconnects = new AtomicInteger();
+            Applier applier = new Applier(config, new PipelineMetrics() {
+                @Override
+                public void reconnect(String side) {
+                    if (side.equals("target")) {
+                        targetReconnects.incrementAndGet();
+                    }
+                }
+            }, 30_000, status);
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread run = new Thread(() -> {
+                try {
+                    applier.run(new Applier.Until.Forever());
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            }, "longwork-applier");
+            run.start();
+            try {
+                awaitCaughtUp(pair, failure);
+
+                // 1. A 100,000-row INSERT, its connection reset while it is being applied.
+                pair.source.execute("USE " + DB + "; INSERT INTO big SELECT seq, seq % 100, REPEAT('x', 180)"
+                    + " FROM seq_1_to_100000");
+                resetWhileApplying(pair, toTarget, status, failure);
+                awaitCaughtUp(pair, failure);
+                assertThat(pair.target.queryLong("SELECT COUNT(*) FROM " + DB + ".big")).isEqualTo(100_000);
+
+                // 2. The same for an UPDATE of every row (net effects under the SQL method).
+                pair.source.execute("UPDATE " + DB + ".big SET k = k + 1, pad = REPEAT('y', 150)");
+                resetWhileApplying(pair, toTarget, status, failure);
+                awaitCaughtUp(pair, failure);
+                TableComparison.assertSame(pair.source, pair.target, DB);
+
+                // 3. An ALTER that waits 65 s for a metadata lock on the target: no reconnect.
+                int before = targetReconnects.get();
+                try (Connection blocker = pair.target.connect(); Statement s = blocker.createStatement()) {
+                    blocker.setAutoCommit(false);
+                    s.executeQuery("SELECT * FROM " + DB + ".big LIMIT 1").close(); // holds the table's MDL
+                    pair.source.execute("ALTER TABLE " + DB + ".big ADD COLUMN c1 INT NOT NULL DEFAULT 1");
+                    await("the ALTER waiting on the target", 30, () -> alterWaiting(pair), failure);
+                    long waitUntil = System.nanoTime() + 65_000_000_000L;
+                    while (System.nanoTime() < waitUntil) {
+                        assertThat(status.reconnect()).as("a long ALTER is not a lost target").isNull();
+                        assertThat(failure.get()).isNull();
+                        Thread.sleep(500);
+                    }
+                    assertThat(alterWaiting(pair)).as("still waiting after 65 s").isTrue();
+                    blocker.commit();
+                }
+                awaitCaughtUp(pair, failure);
+                assertThat(targetReconnects.get()).as("no reconnect during the long ALTER").isEqualTo(before);
+
+                // 4. Another long ALTER, its connection reset while it waits: applied once, after a reconnect.
+                try (Connection blocker = pair.target.connect(); Statement s = blocker.createStatement()) {
+                    blocker.setAutoCommit(false);
+                    s.executeQuery("SELECT * FROM " + DB + ".big LIMIT 1").close();
+                    pair.source.execute("ALTER TABLE " + DB + ".big ADD COLUMN c2 INT NOT NULL DEFAULT 2",
+                        "UPDATE " + DB + ".big SET c2 = 3 WHERE id <= 10");
+                    await("the second ALTER waiting on the target", 30, () -> alterWaiting(pair), failure);
+                    toTarget.cut();
+                    toTarget.restore();
+                    await("the reset noticed", 30, () -> targetReconnects.get() > before, failure);
+                    Thread.sleep(5_000);
+                    blocker.commit();
+                }
+                awaitCaughtUp(pair, failure);
+                TableComparison.assertSame(pair.source, pair.target, DB);
+                assertThat(pair.target.queryLong("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '"
+                    + DB + "' AND TABLE_NAME = 'big'")).isEqualTo(5);
+                assertThat(run.isAlive()).as("the applier never ended: " + failure.get()).isTrue();
+            } finally {
+                applier.requestStop();
+                run.join(30_000);
+            }
+            assertThat(failure.get()).as("the applier ended with a failure").isNull();
+        }
+    }
+
+    /** Waits until a worker is inside a large unit on the target, then resets every target connection. */
+    private static void resetWhileApplying(ServerPair pair, TcpProxy toTarget, ApplierStatus status,
+                                           AtomicReference<Throwable> failure) throws Exception {
+        await("a large unit in progress on the target", 60, () -> pair.target.queryLong(
+            "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_rows_modified > 5000") > 0, failure);
+        toTarget.cut();
+        toTarget.restore();
+        await("the reset noticed", 30, () -> status.reconnect() != null && status.reconnect().side() == Side.TARGET
+            || status.lastError() != null, failure);
+    }
+
+    private static boolean alterWaiting(ServerPair pair) {
+        return pair.target.queryLong("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE 'ALTER TABLE%'"
+            + " AND STATE LIKE 'Waiting for table metadata lock%'") > 0;
+    }
+
+    private static void awaitCaughtUp(ServerPair pair, AtomicReference<Throwable> failure) throws Exception {
+        await("caught up", 120, () -> {
+            try {
+                return TestApplier.currentPosition(pair.source).equals(pair.target.queryString(
+                    "SELECT CONCAT(binlog_file, ':', binlog_offset) FROM binlog_applier.applier_position"
+                        + " WHERE stream = '" + DB + "'"));
+            } catch (IllegalStateException e) {
+                return false; // the state table is not there yet
+            }
+        }, failure);
+    }
+
+    private static void await(String what, int seconds, BooleanSupplier condition, AtomicReference<Throwable> failure)
+        throws InterruptedException {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (failure.get() != null) {
+                throw new AssertionError("the applier failed while waiting for " + what, failure.get());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not " + what + " within " + seconds + " s");
+            }
+            Thread.sleep(20);
+        }
+    }
+}
