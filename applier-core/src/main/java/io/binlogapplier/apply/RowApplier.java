@@ -323,11 +323,19 @@ final class RowApplier implements AutoCloseable {
         }
         try (Statement s = connection.createStatement()) {
             s.execute("SET SESSION sql_mode = REPLACE(@@sql_mode, 'STRICT_ALL_TABLES', '')");
+            int n;
             try {
-                return ps.executeUpdate();
-            } finally {
-                s.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',STRICT_ALL_TABLES')");
+                n = ps.executeUpdate();
+            } catch (SQLException e) {
+                try {
+                    s.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',STRICT_ALL_TABLES')");
+                } catch (SQLException again) {
+                    e.addSuppressed(again); // the statement's own error says what happened
+                }
+                throw e;
             }
+            s.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',STRICT_ALL_TABLES')");
+            return n;
         }
     }
 

@@ -66,6 +66,21 @@ final class StatementRunner {
      * @param replay the statement may already have run before a crash: "already applied" errors are skipped
      * @return true when the statement ran, false when a replay found it already applied
      */
+    /**
+     * Puts the session back after a statement. When the statement itself failed, a failure here (the
+     * connection is gone, say) must not replace its error, which says what happened.
+     */
+    private void restoreSession(Statement st, Throwable failed) throws SQLException {
+        try {
+            st.execute(sessionInit);
+        } catch (SQLException e) {
+            if (failed == null) {
+                throw e;
+            }
+            failed.addSuppressed(e);
+        }
+    }
+
     boolean run(Change.Statement s, String where, boolean replay) throws SQLException {
         String sql;
         try {
@@ -77,10 +92,12 @@ final class StatementRunner {
         try (Statement st = connection.createStatement()) {
             st.execute(contextSql(s));
             useDatabase(st, s.database());
+            Throwable failed = null;
             try {
                 st.execute(sql);
                 return true;
             } catch (SQLException e) {
+                failed = e;
                 if (replay && ALREADY_APPLIED.contains(VendorCode.of(e.getErrorCode()))) {
                     log.warn("statement at {} was already applied before a restart ({}); continuing", where,
                         Messages.firstLine(e.getMessage()));
@@ -90,11 +107,14 @@ final class StatementRunner {
                     throw e;
                 }
                 throw Messages.targetFailure(e, "statement `" + abbreviate(sql) + "`", where);
+            } catch (RuntimeException e) {
+                failed = e;
+                throw e;
             } finally {
                 if (s.implicitCommit()) {
                     database = null; // a DROP DATABASE may have removed the default database
                 }
-                st.execute(sessionInit);
+                restoreSession(st, failed);
             }
         }
     }

@@ -60,16 +60,18 @@ class LongWorkOutageIT {
             try {
                 awaitCaughtUp(pair, failure);
 
-                // 1. A 100,000-row INSERT, its connection reset while it is being applied.
-                pair.source.execute("USE " + DB + "; INSERT INTO big SELECT seq, seq % 100, REPEAT('x', 180)"
-                    + " FROM seq_1_to_100000");
-                resetWhileApplying(pair, toTarget, status, failure);
+                // 1. A 100,000-row INSERT, its connection reset while it is being applied. A session on
+                // the target holds row 99,999 meanwhile, so the unit is still open when the reset comes.
+                resetWhileApplying(pair, toTarget, status, failure,
+                    "INSERT INTO " + DB + ".big VALUES (99999, 0, 'blocker')",
+                    "USE " + DB + "; INSERT INTO big SELECT seq, seq % 100, REPEAT('x', 180) FROM seq_1_to_100000");
                 awaitCaughtUp(pair, failure);
                 assertThat(pair.target.queryLong("SELECT COUNT(*) FROM " + DB + ".big")).isEqualTo(100_000);
 
                 // 2. The same for an UPDATE of every row (net effects under the SQL method).
-                pair.source.execute("UPDATE " + DB + ".big SET k = k + 1, pad = REPEAT('y', 150)");
-                resetWhileApplying(pair, toTarget, status, failure);
+                resetWhileApplying(pair, toTarget, status, failure,
+                    "SELECT * FROM " + DB + ".big WHERE id = 99999 FOR UPDATE",
+                    "UPDATE " + DB + ".big SET k = k + 1, pad = REPEAT('y', 150)");
                 awaitCaughtUp(pair, failure);
                 TableComparison.assertSame(pair.source, pair.target, DB);
 
@@ -118,15 +120,37 @@ class LongWorkOutageIT {
         }
     }
 
-    /** Waits until a worker is inside a large unit on the target, then resets every target connection. */
+    /**
+     * Runs {@code sourceSql} on the source while a target session holds a row lock ({@code blockSql})
+     * the unit will need; once the unit's statements run on the target (they wait for that lock at the
+ * latest), resets every
+     * target connection, waits until the applier noticed, then lets the lock go.
+     */
     private static void resetWhileApplying(ServerPair pair, TcpProxy toTarget, ApplierStatus status,
-                                           AtomicReference<Throwable> failure) throws Exception {
-        await("a large unit in progress on the target", 60, () -> pair.target.queryLong(
-            "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_rows_modified > 5000") > 0, failure);
-        toTarget.cut();
-        toTarget.restore();
-        await("the reset noticed", 30, () -> status.reconnect() != null && status.reconnect().side() == Side.TARGET
-            || status.lastError() != null, failure);
+                                           AtomicReference<Throwable> failure, String blockSql, String sourceSql)
+        throws Exception {
+        try (Connection blocker = pair.target.connect(); Statement s = blocker.createStatement()) {
+            blocker.setAutoCommit(false);
+            s.execute(blockSql);
+            pair.source.execute(sourceSql);
+            long blockerId = connectionId(blocker);
+            await("a large unit in progress on the target", 60, () -> pair.target.queryLong(
+                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID <> " + blockerId
+                    + " AND INFO LIKE '%longwork%big%' AND INFO NOT LIKE '%PROCESSLIST%'") > 0, failure);
+            Thread.sleep(300);
+            toTarget.cut();
+            toTarget.restore();
+            await("the reset noticed", 30, () -> status.reconnect() != null
+                && status.reconnect().side() == Side.TARGET, failure);
+            blocker.rollback();
+        }
+    }
+
+    private static long connectionId(Connection c) throws java.sql.SQLException {
+        try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     private static boolean alterWaiting(ServerPair pair) {

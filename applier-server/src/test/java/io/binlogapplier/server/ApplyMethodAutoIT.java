@@ -42,7 +42,10 @@ class ApplyMethodAutoIT {
             "CREATE USER 'super'@'%' IDENTIFIED BY 'super'",
             "GRANT SUPER ON *.* TO 'super'@'%'",
             "GRANT ALL ON `auto_super`.* TO 'super'@'%'",
-            "GRANT ALL ON `binlog_applier`.* TO 'super'@'%'");
+            "GRANT ALL ON `binlog_applier`.* TO 'super'@'%'",
+            "CREATE USER 'trig'@'%' IDENTIFIED BY 'trig'",
+            "GRANT ALL ON `auto_trig`.* TO 'trig'@'%'",
+            "GRANT ALL ON `binlog_applier`.* TO 'trig'@'%'");
     }
 
     /** Tables with and without a primary key, inserts, updates and deletes, in schema {@code db}. */
@@ -155,5 +158,27 @@ class ApplyMethodAutoIT {
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(autoLines(run.output())).as("explicit binlog: no auto line").isZero();
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "auto_super");
+    }
+
+    @Test
+    void aTableWithTargetTriggersStopsASqlRunWithoutTheBinlogPrivilegeAndNothingOfItsUnitCommits() {
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE auto_trig",
+            "CREATE TABLE auto_trig.t (id INT PRIMARY KEY, v INT)",
+            "CREATE TABLE auto_trig.audit (id INT AUTO_INCREMENT PRIMARY KEY, t_id INT)");
+        Path cfg = config("auto_trig", start, "trig");
+        CliRun.Result tables = CliRun.run(120, "run", "--config", cfg.toString(), "--until", "current");
+        assertThat(tables.exitCode()).as(tables.output()).isZero();
+        // A trigger on the target only: applied as SQL, the INSERT would fire it there.
+        SERVERS.target().execute("CREATE TRIGGER auto_trig.t_ai AFTER INSERT ON auto_trig.t FOR EACH ROW"
+            + " INSERT INTO auto_trig.audit (t_id) VALUES (NEW.id)");
+        SERVERS.source().execute("INSERT INTO auto_trig.t VALUES (1, 1)");
+
+        CliRun.Result run = CliRun.run(120, "run", "--config", cfg.toString(), "--until", "current");
+
+        assertThat(run.exitCode()).as(run.output()).isEqualTo(25);
+        assertThat(run.output()).contains("BINLOG REPLAY");
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM auto_trig.audit")).isZero();
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM auto_trig.t")).isZero();
     }
 }
