@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * notice it (state {@code reconnecting}, with the side) and resume once the fault heals; at the end
  * every table matches the source. Prints, per fault, the time to notice and the time to resume.
  * {@code -Doutage.rounds=N} repeats the six faults N times (the default 1 keeps it under 3 minutes);
- * {@code -Doutage.partitionSeconds=S} holds each partition S seconds (default 2).
+ * {@code -Doutage.partitionSeconds=S} holds each partition S seconds (default 2);
+ * {@code -Doutage.lossy=true} makes a target SIGKILL lose its last commits (flush setting 0).
  */
 class OutageIT {
     private static final String DB = "outage";
@@ -52,7 +53,11 @@ class OutageIT {
         int rounds = Integer.getInteger("outage.rounds", 1);
         List<String> report = new ArrayList<>();
         // The target's own setting is the durable one: the applier relaxes it, and must again after a restart.
-        try (ServerPair pair = ServerPair.start(List.of(), List.of("--innodb-flush-log-at-trx-commit=1"));
+        // -Doutage.lossy=true: the target runs at innodb_flush_log_at_trx_commit=0 and the applier leaves it
+        // so (durability.mode: unchanged), so a SIGKILL loses the target's last commits, position included.
+        boolean lossy = Boolean.getBoolean("outage.lossy");
+        try (ServerPair pair = ServerPair.start(List.of(),
+            List.of("--innodb-flush-log-at-trx-commit=" + (lossy ? 0 : 1)));
              TcpProxy toSource = TcpProxy.to(pair.source.port());
              TcpProxy toTarget = TcpProxy.to(pair.target.port())) {
             for (MariaDb m : List.of(pair.source, pair.target)) {
@@ -70,6 +75,9 @@ class OutageIT {
                 .replace("port: " + pair.target.port(), "port: " + toTarget.port())
                 .replace("  reconnect_attempts: 0\n", "  connect_timeout: 3s\n")
                 .replace("  password: \"\"\n", "  password: \"\"\n  connect_timeout: 3s\n");
+            if (lossy) {
+                yaml += "durability:\n  mode: unchanged\n";
+            }
             ApplierConfig config = new ConfigLoader().parse(yaml, "outage", DB);
             ApplierStatus status = new ApplierStatus(Clock.systemUTC());
             Applier applier = new Applier(config, PipelineMetrics.NONE, 30_000, status);
@@ -152,7 +160,7 @@ class OutageIT {
         await(f + " resumed", 90, () -> status.reconnect() == null && status.appliedTransactions() > appliedAtHeal,
             failure);
         long resumeMillis = (System.nanoTime() - healed) / 1_000_000;
-        if (f == Fault.TARGET_KILL) {
+        if (f == Fault.TARGET_KILL && !Boolean.getBoolean("outage.lossy")) {
             await("the restarted target's flush settings relaxed again", 10, () -> pair.target.queryLong(
                 "SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == 2, failure);
         }
