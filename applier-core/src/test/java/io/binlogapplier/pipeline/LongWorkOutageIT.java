@@ -11,10 +11,8 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,25 +36,17 @@ class LongWorkOutageIT {
                 .replace("port: " + pair.target.port(), "port: " + toTarget.port())
                 .replace("  password: \"\"\n", "  password: \"\"\n  connect_timeout: 3s\n");
             ApplierConfig config = new ConfigLoader().parse(yaml, "longwork", DB);
-            ApplierStatus status = new ApplierStatus(Clock.systemUTC());
             AtomicInteger targetReconnects = new AtomicInteger();
-            Applier applier = new Applier(config, new PipelineMetrics() {
+            BackgroundApplier run = new BackgroundApplier(config, new PipelineMetrics() {
                 @Override
                 public void reconnect(String side) {
                     if (side.equals("target")) {
                         targetReconnects.incrementAndGet();
                     }
                 }
-            }, 30_000, status);
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread run = new Thread(() -> {
-                try {
-                    applier.run(new Applier.Until.Forever());
-                } catch (Throwable t) {
-                    failure.set(t);
-                }
             }, "longwork-applier");
-            run.start();
+            ApplierStatus status = run.status;
+            AtomicReference<Throwable> failure = run.failure;
             try {
                 awaitCaughtUp(pair, failure);
 
@@ -81,7 +71,7 @@ class LongWorkOutageIT {
                     blocker.setAutoCommit(false);
                     s.executeQuery("SELECT * FROM " + DB + ".big LIMIT 1").close(); // holds the table's MDL
                     pair.source.execute("ALTER TABLE " + DB + ".big ADD COLUMN c1 INT NOT NULL DEFAULT 1");
-                    await("the ALTER waiting on the target", 30, () -> alterWaiting(pair), failure);
+                    BackgroundApplier.await("the ALTER waiting on the target", 30, () -> alterWaiting(pair), failure);
                     long waitUntil = System.nanoTime() + 65_000_000_000L;
                     while (System.nanoTime() < waitUntil) {
                         assertThat(status.reconnect()).as("a long ALTER is not a lost target").isNull();
@@ -100,10 +90,10 @@ class LongWorkOutageIT {
                     s.executeQuery("SELECT * FROM " + DB + ".big LIMIT 1").close();
                     pair.source.execute("ALTER TABLE " + DB + ".big ADD COLUMN c2 INT NOT NULL DEFAULT 2",
                         "UPDATE " + DB + ".big SET c2 = 3 WHERE id <= 10");
-                    await("the second ALTER waiting on the target", 30, () -> alterWaiting(pair), failure);
+                    BackgroundApplier.await("the second ALTER waiting on the target", 30, () -> alterWaiting(pair), failure);
                     toTarget.cut();
                     toTarget.restore();
-                    await("the reset noticed", 30, () -> targetReconnects.get() > before, failure);
+                    BackgroundApplier.await("the reset noticed", 30, () -> targetReconnects.get() > before, failure);
                     Thread.sleep(5_000);
                     blocker.commit();
                 }
@@ -111,10 +101,9 @@ class LongWorkOutageIT {
                 TableComparison.assertSame(pair.source, pair.target, DB);
                 assertThat(pair.target.queryLong("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '"
                     + DB + "' AND TABLE_NAME = 'big'")).isEqualTo(5);
-                assertThat(run.isAlive()).as("the applier never ended: " + failure.get()).isTrue();
+                assertThat(run.running()).as("the applier never ended: " + failure.get()).isTrue();
             } finally {
-                applier.requestStop();
-                run.join(30_000);
+                run.close();
             }
             assertThat(failure.get()).as("the applier ended with a failure").isNull();
         }
@@ -134,13 +123,13 @@ class LongWorkOutageIT {
             s.execute(blockSql);
             pair.source.execute(sourceSql);
             long blockerId = connectionId(blocker);
-            await("a large unit in progress on the target", 60, () -> pair.target.queryLong(
+            BackgroundApplier.await("a large unit in progress on the target", 60, () -> pair.target.queryLong(
                 "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID <> " + blockerId
                     + " AND INFO LIKE '%longwork%big%' AND INFO NOT LIKE '%PROCESSLIST%'") > 0, failure);
             Thread.sleep(300);
             toTarget.cut();
             toTarget.restore();
-            await("the reset noticed", 30, () -> status.reconnect() != null
+            BackgroundApplier.await("the reset noticed", 30, () -> status.reconnect() != null
                 && status.reconnect().side() == Side.TARGET, failure);
             blocker.rollback();
         }
@@ -159,7 +148,7 @@ class LongWorkOutageIT {
     }
 
     private static void awaitCaughtUp(ServerPair pair, AtomicReference<Throwable> failure) throws Exception {
-        await("caught up", 120, () -> {
+        BackgroundApplier.await("caught up", 120, () -> {
             try {
                 return TestApplier.currentPosition(pair.source).equals(pair.target.queryString(
                     "SELECT CONCAT(binlog_file, ':', binlog_offset) FROM binlog_applier.applier_position"
@@ -168,19 +157,5 @@ class LongWorkOutageIT {
                 return false; // the state table is not there yet
             }
         }, failure);
-    }
-
-    private static void await(String what, int seconds, BooleanSupplier condition, AtomicReference<Throwable> failure)
-        throws InterruptedException {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (failure.get() != null) {
-                throw new AssertionError("the applier failed while waiting for " + what, failure.get());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not " + what + " within " + seconds + " s");
-            }
-            Thread.sleep(20);
-        }
     }
 }

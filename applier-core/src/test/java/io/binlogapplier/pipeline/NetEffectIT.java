@@ -3,6 +3,7 @@ package io.binlogapplier.pipeline;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.ConfigLoader;
 import io.binlogapplier.harness.MariaDb;
+import io.binlogapplier.harness.Concurrently;
 import io.binlogapplier.harness.MariaDbServers;
 import io.binlogapplier.harness.Sysbench;
 import io.binlogapplier.harness.TableComparison;
@@ -14,13 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,7 +54,7 @@ class NetEffectIT {
             "CREATE TABLE mix.churn (k INT PRIMARY KEY, v INT NOT NULL, note VARCHAR(20))");
         source.execute("USE mix; INSERT INTO mix.account SELECT seq, CONCAT('a', seq, '@x'), 100 FROM seq_1_to_50",
             "USE mix; INSERT INTO mix.ledger SELECT seq, 0 FROM seq_1_to_20");
-        concurrently(4, 6_000, (c, r) -> {
+        Concurrently.run(SERVERS.source(), 4, 6_000, 100, (c, r) -> {
             int k = r.nextInt(50) + 1;
             int other = r.nextInt(50) + 1;
             switch (r.nextInt(10)) {
@@ -217,39 +212,6 @@ class NetEffectIT {
     private static long gtidSeq(MariaDb source) {
         String pos = source.queryString("SELECT @@gtid_binlog_pos");
         return pos == null || pos.isEmpty() ? 0 : Long.parseLong(pos.substring(pos.lastIndexOf('-') + 1));
-    }
-
-    interface Work {
-        void run(Connection c, Random r) throws SQLException;
-    }
-
-    private static void concurrently(int threads, int iterations, Work work) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int seed = 100 + t;
-            futures.add(pool.submit(() -> {
-                Random r = new Random(seed);
-                try (Connection c = SERVERS.source().connect()) {
-                    for (int i = 0; i < iterations / threads; i++) {
-                        try {
-                            work.run(c, r);
-                        } catch (SQLException e) {
-                            if (e.getErrorCode() != 1213 && e.getErrorCode() != 1205 && e.getErrorCode() != 1452
-                                && e.getErrorCode() != 1062) {
-                                throw e;
-                            }
-                        }
-                    }
-                }
-                return null;
-            }));
-        }
-        for (Future<?> f : futures) {
-            f.get();
-        }
-        pool.shutdown();
-        pool.awaitTermination(10, TimeUnit.SECONDS);
     }
 
     private static void exec(Connection c, String sql) throws SQLException {

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -79,33 +78,24 @@ class OutageIT {
                 yaml += "durability:\n  mode: unchanged\n";
             }
             ApplierConfig config = new ConfigLoader().parse(yaml, "outage", DB);
-            ApplierStatus status = new ApplierStatus(Clock.systemUTC());
-            Applier applier = new Applier(config, PipelineMetrics.NONE, 30_000, status);
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread run = new Thread(() -> {
-                try {
-                    applier.run(new Applier.Until.Forever());
-                } catch (Throwable t) {
-                    failure.set(t);
-                }
-            }, "outage-applier");
-            run.start();
+            BackgroundApplier run = new BackgroundApplier(config, PipelineMetrics.NONE, "outage-applier");
+            ApplierStatus status = run.status;
+            AtomicReference<Throwable> failure = run.failure;
             try (Load load = new Load(pair.source)) {
-                await("applying", 60, () -> status.appliedTransactions() > 200, failure);
+                BackgroundApplier.await("applying", 60, () -> status.appliedTransactions() > 200, failure);
                 for (int round = 0; round < rounds; round++) {
                     for (Fault f : faults()) {
                         report.add(inject(f, pair, toSource, toTarget, status, failure));
                         System.out.println(report.get(report.size() - 1));
-                        assertThat(run.isAlive()).as("the applier process never ends: " + failure.get()).isTrue();
+                        assertThat(run.running()).as("the applier process never ends: " + failure.get()).isTrue();
                     }
                 }
             }
-            await("caught up after the load", 120, () -> TestApplier.currentPosition(pair.source).equals(
+            BackgroundApplier.await("caught up after the load", 120, () -> TestApplier.currentPosition(pair.source).equals(
                 applied(pair.target)), failure);
-            applier.requestStop();
-            run.join(30_000);
+            run.close();
             assertThat(failure.get()).as("the applier ended with a failure").isNull();
-            assertThat(run.isAlive()).isFalse();
+            assertThat(run.running()).isFalse();
             TableComparison.assertSame(pair.source, pair.target, DB);
         } finally {
             System.out.println("OutageIT: fault, time to notice, time to resume after the heal");
@@ -143,7 +133,7 @@ class OutageIT {
             case TARGET_PARTITION, SOURCE_PARTITION -> proxy.drop();
             default -> server.kill();
         }
-        await(f + " noticed", 60, noticed, failure);
+        BackgroundApplier.await(f + " noticed", 60, noticed, failure);
         long noticeMillis = (System.nanoTime() - injected) / 1_000_000;
         switch (f) {
             case TARGET_PARTITION, SOURCE_PARTITION -> {
@@ -157,11 +147,11 @@ class OutageIT {
         }
         long healed = System.nanoTime();
         long appliedAtHeal = status.appliedTransactions();
-        await(f + " resumed", 90, () -> status.reconnect() == null && status.appliedTransactions() > appliedAtHeal,
+        BackgroundApplier.await(f + " resumed", 90, () -> status.reconnect() == null && status.appliedTransactions() > appliedAtHeal,
             failure);
         long resumeMillis = (System.nanoTime() - healed) / 1_000_000;
         if (f == Fault.TARGET_KILL && !Boolean.getBoolean("outage.lossy")) {
-            await("the restarted target's flush settings relaxed again", 10, () -> pair.target.queryLong(
+            BackgroundApplier.await("the restarted target's flush settings relaxed again", 10, () -> pair.target.queryLong(
                 "SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == 2, failure);
         }
         return String.format("%-17s noticed after %6d ms, resumed %6d ms after the heal (last error: %s)", f,
@@ -171,29 +161,6 @@ class OutageIT {
     private static String applied(MariaDb target) {
         return target.queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM binlog_applier.applier_position"
             + " WHERE stream = '" + DB + "'");
-    }
-
-    private static void await(String what, int seconds, BooleanSupplier condition, AtomicReference<Throwable> failure)
-        throws InterruptedException {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (failure.get() != null) {
-                throw new AssertionError("the applier failed while waiting for " + what, failure.get());
-            }
-            if (System.nanoTime() > deadline) {
-                StringBuilder dump = new StringBuilder();
-                Thread.getAllStackTraces().forEach((t, stack) -> {
-                    if (t.getName().startsWith("applier-") || t.getName().startsWith("outage-")) {
-                        dump.append('\n').append(t.getName()).append(' ').append(t.getState());
-                        for (int i = 0; i < Math.min(12, stack.length); i++) {
-                            dump.append("\n    at ").append(stack[i]);
-                        }
-                    }
-                });
-                throw new AssertionError("not " + what + " within " + seconds + " s; threads:" + dump);
-            }
-            Thread.sleep(20);
-        }
     }
 
     /**

@@ -2,7 +2,7 @@ package io.binlogapplier.pipeline;
 
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.ConfigLoader;
-import io.binlogapplier.harness.MariaDb;
+import io.binlogapplier.harness.Concurrently;
 import io.binlogapplier.harness.MariaDbServers;
 import io.binlogapplier.harness.Sysbench;
 import io.binlogapplier.harness.TableComparison;
@@ -13,13 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,7 +57,7 @@ class ParallelIT {
             "CREATE TABLE fk.child (id INT AUTO_INCREMENT PRIMARY KEY, parent_id INT, v INT,"
                 + " FOREIGN KEY (parent_id) REFERENCES fk.parent (id) ON DELETE CASCADE ON UPDATE CASCADE)",
             "CREATE TABLE fk.nopk (a INT, b VARCHAR(10))");
-        concurrently(8, 4_000, (c, r) -> {
+        Concurrently.run(SERVERS.source(), 8, 4_000, 0, (c, r) -> {
             int p = r.nextInt(40);
             switch (r.nextInt(6)) {
                 case 0 -> exec(c, "INSERT IGNORE INTO fk.parent (id, name) VALUES (?, 'p')", p);
@@ -178,40 +172,6 @@ class ParallelIT {
                 + " units, " + o.millis() + " ms: " + (r.same() ? "identical" : "DIFFERENT"));
             assertThat(r.same()).as(db + " " + method + " " + c + ": " + r).isTrue();
         }
-    }
-
-    interface Work {
-        void run(Connection c, Random r) throws SQLException;
-    }
-
-    private static void concurrently(int threads, int iterationsEach, Work work) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        List<Future<?>> futures = new ArrayList<>();
-        MariaDb source = SERVERS.source();
-        for (int t = 0; t < threads; t++) {
-            int seed = t;
-            futures.add(pool.submit(() -> {
-                Random r = new Random(seed);
-                try (Connection c = source.connect()) {
-                    for (int i = 0; i < iterationsEach / threads; i++) {
-                        try {
-                            work.run(c, r);
-                        } catch (SQLException e) {
-                            if (e.getErrorCode() != 1213 && e.getErrorCode() != 1205 && e.getErrorCode() != 1452
-                                && e.getErrorCode() != 1062) {
-                                throw e;
-                            }
-                        }
-                    }
-                }
-                return null;
-            }));
-        }
-        for (Future<?> f : futures) {
-            f.get();
-        }
-        pool.shutdown();
-        pool.awaitTermination(10, TimeUnit.SECONDS);
     }
 
     private static void exec(Connection c, String sql, int arg) throws SQLException {
