@@ -84,8 +84,13 @@ public final class TransactionApplier implements AutoCloseable {
                         rows.apply(tooLarge, where, false, false);
                     }
                 } else {
-                    binlog.flush();
-                    rows.apply(r, where, replay, netEffect && !sqlOnly);
+                    boolean coalesce = netEffect && !sqlOnly;
+                    if (!rows.buffers(r, replay, coalesce)) {
+                        // Applied now, in order: what went before it (BINLOG statements) goes first. A
+                        // net-effect table has no trigger or foreign key, so nothing orders it against them.
+                        binlog.flush();
+                    }
+                    rows.apply(r, where, replay, coalesce);
                     if (rows.bufferFull()) {
                         rows.flush();
                     }
