@@ -135,6 +135,7 @@ class OutageIT {
         }
         BackgroundApplier.await(f + " noticed", 60, noticed, failure);
         long noticeMillis = (System.nanoTime() - injected) / 1_000_000;
+        String stateAtNotice = status.state().label() + ", lag " + lag(status);
         switch (f) {
             case TARGET_PARTITION, SOURCE_PARTITION -> {
                 // A reconnect attempt or two into the partition; -Doutage.partitionSeconds=30 for long ones.
@@ -145,6 +146,7 @@ class OutageIT {
             default -> {
             }
         }
+        String stateAtHeal = status.state().label() + ", lag " + lag(status);
         long healed = System.nanoTime();
         long appliedAtHeal = status.appliedTransactions();
         BackgroundApplier.await(f + " resumed", 90, () -> status.reconnect() == null && status.appliedTransactions() > appliedAtHeal,
@@ -154,8 +156,13 @@ class OutageIT {
             BackgroundApplier.await("the restarted target's flush settings relaxed again", 10, () -> pair.target.queryLong(
                 "SELECT @@GLOBAL.innodb_flush_log_at_trx_commit") == 2, failure);
         }
-        return String.format("%-17s noticed after %6d ms, resumed %6d ms after the heal (last error: %s)", f,
-            noticeMillis, resumeMillis, status.lastError());
+        return String.format("%-17s noticed after %6d ms (%s), resumed %6d ms after the heal (at the heal: %s;"
+            + " last error: %s)", f, noticeMillis, stateAtNotice, resumeMillis, stateAtHeal, status.lastError());
+    }
+
+    private static String lag(ApplierStatus status) {
+        double lag = status.lagSeconds();
+        return Double.isNaN(lag) ? "unknown" : String.format(java.util.Locale.ROOT, "%.1f s", lag);
     }
 
     private static String applied(MariaDb target) {
