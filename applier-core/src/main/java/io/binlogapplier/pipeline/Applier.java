@@ -386,12 +386,14 @@ public final class Applier {
     }
 
     /**
-     * The wait before reconnect {@code attempt} (1, 2 …): 0.5, 1, 2 s, then 4 s for as long as it
-     * takes, so a server that is back is found within about 4 s, and a server that stays away is
-     * asked once every 4 s (a native replica waits 60 s: master_connect_retry).
+     * The wait before reconnect {@code attempt} (1, 2 …): 0.5, 1, then 2 s for as long as it
+     * takes, so a server that is back is found within about 2 s (plus a connect attempt under way),
+     * and a server that stays away is asked once every 2 s or so: a connect costs it nothing worth
+     * saving (a native replica waits 60 s: master_connect_retry). With a 4 s cap, partitions healed
+     * in OutageIT resumed 5.8-5.9 s later.
      */
     static long backoffMillis(int attempt) {
-        return 500L << Math.min(3, Math.max(0, attempt - 1));
+        return 500L << Math.min(2, Math.max(0, attempt - 1));
     }
 
     /** The source's binlog end for the lag; null when it cannot be read (the poller says why, later). */
