@@ -290,10 +290,6 @@ final class RowApplier implements AutoCloseable {
             : RowSql.delete(plan.schema, plan.columns(whereCols), byKey));
         List<Object[]> images = rows.rows();
         int step = update ? 2 : 1;
-        if (images.size() / step > 1 && !(update && anyEnumErrorValue(plan, images, setCols))) {
-            batch(plan, ps, images, step, setCols, whereCols, where, idempotent, update);
-            return;
-        }
         for (int r = 0; r < images.size(); r += step) {
             Object[] beforeImage = images.get(r);
             int p = 1;
@@ -315,52 +311,6 @@ final class RowApplier implements AutoCloseable {
             if (found == 0 && !idempotent) {
                 throw new ApplierException(ExitCode.TARGET_DATA_CONFLICT, (update ? "UPDATE" : "DELETE")
                     + " found no row in " + plan.schema + " where " + plan.describe(beforeImage, whereCols)
-                    + " (" + where + "): the target's data differs from the source's; repair or re-seed the target"
-                    + " and restart");
-            }
-        }
-    }
-
-    private static boolean anyEnumErrorValue(TablePlan plan, List<Object[]> images, int[] setCols) {
-        for (int r = 1; r < images.size(); r += 2) {
-            if (plan.hasEnumErrorValue(images.get(r), setCols)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The rows of one event, one statement each, sent as one batch (one round trip: the driver sends
-     * them as one multi-statement) in their order; each must still find its row.
-     */
-    private void batch(TablePlan plan, PreparedStatement ps, List<Object[]> images, int step, int[] setCols,
-                       int[] whereCols, String where, boolean idempotent, boolean update) throws SQLException {
-        for (int r = 0; r < images.size(); r += step) {
-            int p = 1;
-            if (update) {
-                for (int c : setCols) {
-                    plan.bind(ps, p++, images.get(r + 1), c);
-                }
-            }
-            for (int c : whereCols) {
-                plan.bind(ps, p++, images.get(r), c);
-            }
-            ps.addBatch();
-        }
-        int[] found;
-        try {
-            found = ps.executeBatch();
-        } catch (SQLException e) {
-            ps.clearBatch();
-            SQLException cause = e instanceof java.sql.BatchUpdateException && e.getCause() instanceof SQLException s
-                ? s : e;
-            throw failure(cause, (update ? "UPDATE of " : "DELETE from ") + plan.schema, where);
-        }
-        for (int i = 0; i < found.length; i++) {
-            if (found[i] == 0 && !idempotent) {
-                throw new ApplierException(ExitCode.TARGET_DATA_CONFLICT, (update ? "UPDATE" : "DELETE")
-                    + " found no row in " + plan.schema + " where " + plan.describe(images.get(i * step), whereCols)
                     + " (" + where + "): the target's data differs from the source's; repair or re-seed the target"
                     + " and restart");
             }

@@ -74,9 +74,7 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         c.setExceptionOverrideClassName(KeepConnectionOnUnknownError.class.getName());
         c.addDataSourceProperty("useServerPrepStmts", "true");
         c.addDataSourceProperty("cachePrepStmts", "false");
-        // A batch of row statements (an event's rows of a table applied in order) goes as one
-        // multi-statement: one round trip, each statement's count still returned.
-        c.addDataSourceProperty("rewriteBatchedStatements", "true");
+        c.addDataSourceProperty("rewriteBatchedStatements", "false");
         c.addDataSourceProperty("characterEncoding", "UTF-8");
         c.addDataSourceProperty("useLocalSessionState", "true");
         // Not useLocalTransactionState: with it the driver skips a rollback() it believes needless,

@@ -55,7 +55,7 @@ final class BackgroundApplier implements AutoCloseable {
                 Thread.getAllStackTraces().forEach((t, stack) -> {
                     if (t.getName().startsWith("applier-")) {
                         dump.append('\n').append(t.getName()).append(' ').append(t.getState());
-                        for (int i = 0; i < Math.min(12, stack.length); i++) {
+                        for (int i = 0; i < Math.min(40, stack.length); i++) {
                             dump.append("\n    at ").append(stack[i]);
                         }
                     }

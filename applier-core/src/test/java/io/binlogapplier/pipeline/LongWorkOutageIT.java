@@ -148,6 +148,19 @@ class LongWorkOutageIT {
     }
 
     private static void awaitCaughtUp(ServerPair pair, AtomicReference<Throwable> failure) throws Exception {
+        try {
+            awaitCaughtUpOrFail(pair, failure);
+        } catch (AssertionError e) {
+            System.out.println("PROCESSLIST: " + pair.target.queryString("SELECT GROUP_CONCAT(CONCAT(ID, '/', COMMAND, '/',"
+                + " IFNULL(STATE, ''), '/', TIME, '/', LEFT(IFNULL(INFO, ''), 80)) SEPARATOR ' | ') FROM"
+                + " information_schema.PROCESSLIST"));
+            System.out.println("INNODB_TRX: " + pair.target.queryString("SELECT GROUP_CONCAT(CONCAT(trx_mysql_thread_id,"
+                + " '/', trx_state, '/', trx_rows_modified) SEPARATOR ' | ') FROM information_schema.INNODB_TRX"));
+            throw e;
+        }
+    }
+
+    private static void awaitCaughtUpOrFail(ServerPair pair, AtomicReference<Throwable> failure) throws Exception {
         BackgroundApplier.await("caught up", 120, () -> {
             try {
                 return TestApplier.currentPosition(pair.source).equals(pair.target.queryString(
