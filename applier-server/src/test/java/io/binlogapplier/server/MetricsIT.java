@@ -36,7 +36,10 @@ class MetricsIT {
     void lagFallsWhileABacklogIsAppliedIsZeroOnceCaughtUpAndStaysZeroOnAnIdleSourceForAMinute() throws Exception {
         String start = prepare("lagdb");
         Endpoint endpoint = new Endpoint(Endpoint.freePort());
-        Path cfg = config(endpoint, "lag", start);
+        // One transaction per unit, applied row by row: the backlog takes seconds to apply, long enough
+        // for scrapes every 100 ms to watch the lag fall (as net effects it went in well under a second).
+        Path cfg = Configs.write(endpoint.enable(TestApplier.yaml(SERVERS.servers(), "lag", start, "conservative", 1,
+            "  method: sql\n  unit_max_transactions: 1\n  net_effect: false\n")));
         long markerMillis;
         try (CliRun run = CliRun.start("run", "--config", cfg.toString())) {
             endpoint.awaitState("caught_up", run, 60);
