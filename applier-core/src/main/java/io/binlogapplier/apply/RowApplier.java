@@ -61,14 +61,17 @@ final class RowApplier implements AutoCloseable {
      *     non-transactional tables INSERT becomes REPLACE and a missing row is not an error
      * @param netEffect the event may join its table's net effect (see {@link NetEffect}) when the
      *     table allows it; otherwise, or when the table does not, it is applied now, in order
+     * @param beforeOrdered runs first when the event is applied now (what must precede it in order)
      */
-    void apply(Change.Rows rows, String where, boolean idempotent, boolean netEffect) throws SQLException {
+    void apply(Change.Rows rows, String where, boolean idempotent, boolean netEffect, SqlAction beforeOrdered)
+        throws SQLException {
         TableMap map = rows.table();
         TablePlan plan = plan(map);
         if (netEffect && !idempotent && plan.netEffectFits(rows)) {
             buffer(plan, rows, where);
             return;
         }
+        beforeOrdered.run();
         flush(plan);
         sessionFlags(rows.foreignKeyChecks(), rows.uniqueChecks());
         // Only a non-transactional table can hold changes from before a crash; InnoDB rolled them back.
@@ -81,9 +84,11 @@ final class RowApplier implements AutoCloseable {
         orderedRows += rows.rowCount();
     }
 
-    /** True when {@link #apply} with these arguments would buffer the event as a net effect. */
-    boolean buffers(Change.Rows rows, boolean idempotent, boolean netEffect) throws SQLException {
-        return netEffect && !idempotent && plan(rows.table()).netEffectFits(rows);
+    /** Work that may fail with an SQLException. */
+    interface SqlAction {
+        SqlAction NONE = () -> { };
+
+        void run() throws SQLException;
     }
 
     private void buffer(TablePlan plan, Change.Rows rows, String where) {
@@ -186,9 +191,7 @@ final class RowApplier implements AutoCloseable {
             }
             netStatements++;
             if (found != chunk) {
-                throw new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "DELETE of " + chunk + " rows by key found "
-                    + found + " in " + plan.schema + " (" + where + "): the target's data differs from the source's;"
-                    + " repair or re-seed the target and restart");
+                throw dataDiffers("DELETE of " + chunk + " rows by key found " + found + " in " + plan.schema, where);
             }
             i += chunk;
         }
@@ -309,10 +312,8 @@ final class RowApplier implements AutoCloseable {
                 throw failure(e, (update ? "UPDATE of " : "DELETE from ") + plan.schema, where);
             }
             if (found == 0 && !idempotent) {
-                throw new ApplierException(ExitCode.TARGET_DATA_CONFLICT, (update ? "UPDATE" : "DELETE")
-                    + " found no row in " + plan.schema + " where " + plan.describe(beforeImage, whereCols)
-                    + " (" + where + "): the target's data differs from the source's; repair or re-seed the target"
-                    + " and restart");
+                throw dataDiffers((update ? "UPDATE" : "DELETE") + " found no row in " + plan.schema + " where "
+                    + plan.describe(beforeImage, whereCols), where);
             }
         }
     }
@@ -351,6 +352,11 @@ final class RowApplier implements AutoCloseable {
             n += v instanceof byte[] b ? b.length : 8;
         }
         return n;
+    }
+
+    private static ApplierException dataDiffers(String what, String where) {
+        return new ApplierException(ExitCode.TARGET_DATA_CONFLICT, what + " (" + where + "): the target's data differs"
+            + " from the source's; repair or re-seed the target and restart");
     }
 
     private SQLException failure(SQLException e, String what, String where) {

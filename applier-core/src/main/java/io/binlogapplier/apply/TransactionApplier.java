@@ -81,16 +81,12 @@ public final class TransactionApplier implements AutoCloseable {
                 if (!replay && r.body() != null && part.head().format() != null
                     && (binlogMethod && !sqlOnly || triggered(r))) {
                     for (Change.Rows tooLarge : binlog.add(r, part.head().format(), where)) {
-                        rows.apply(tooLarge, where, false, false);
+                        rows.apply(tooLarge, where, false, false, RowApplier.SqlAction.NONE);
                     }
                 } else {
-                    boolean coalesce = netEffect && !sqlOnly;
-                    if (!rows.buffers(r, replay, coalesce)) {
-                        // Applied now, in order: what went before it (BINLOG statements) goes first. A
-                        // net-effect table has no trigger or foreign key, so nothing orders it against them.
-                        binlog.flush();
-                    }
-                    rows.apply(r, where, replay, coalesce);
+                    // Applied now, in order: what went before it (BINLOG statements) goes first. A net-effect
+                    // table has no trigger or foreign key, so nothing orders it against them.
+                    rows.apply(r, where, replay, netEffect && !sqlOnly, binlog::flush);
                     if (rows.bufferFull()) {
                         rows.flush();
                     }

@@ -191,18 +191,6 @@ public final class Durability implements AutoCloseable {
 
     /** Puts the originals back if this applier saved them, unless another applier still holds them relaxed. */
     synchronized void restore() {
-        restore(true);
-    }
-
-    /**
-     * A pooled connection may be dead without the pool knowing yet (a failure cut the connections
-     * around it): one that fails as lost (SQLSTATE class 08) is evicted, and the next is fresh.
-     */
-    private static boolean lostConnection(SQLException e) {
-        return e.getSQLState() != null && e.getSQLState().startsWith("08");
-    }
-
-    private void restore(boolean mayRetry) {
         try (Connection c = connections.get()) {
             store.ensureTable(c);
             boolean locked = store.lock(c);
@@ -232,10 +220,6 @@ public final class Durability implements AutoCloseable {
                 }
             }
         } catch (SQLException e) {
-            if (mayRetry && lostConnection(e)) {
-                restore(false);
-                return;
-            }
             warn(cannot("put back", e) + "; they are put back at the next start (or set them by hand"
                 + " and delete this applier's row from " + store.table() + ")");
         }

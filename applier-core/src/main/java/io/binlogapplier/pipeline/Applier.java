@@ -406,18 +406,10 @@ public final class Applier {
     }
 
     private void forgetStart(TargetPool pool, StateStore state) {
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = pool.get()) {
-                state.delete(c);
-                return;
-            } catch (SQLException e) {
-                // The failure cut the pool's connections: one may be handed out dead once (and then evicted).
-                if (attempt == 1 && e.getSQLState() != null && e.getSQLState().startsWith("08")) {
-                    continue;
-                }
-                log.warn("could not remove the state row written at this start: {}", e.toString());
-                return;
-            }
+        try (Connection c = pool.get()) {
+            state.delete(c);
+        } catch (SQLException e) {
+            log.warn("could not remove the state row written at this start: {}", e.toString());
         }
     }
 

@@ -103,9 +103,27 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         }
     }
 
+    /**
+     * A connection of the pool. One that a failure cut ({@link #discard}) may have gone back to the
+     * pool as idle, and the pool hands out a recently used connection without a test: such a
+     * connection is closed on the driver's side, a flag read here without a round trip, and is
+     * evicted for the next.
+     */
     @Override
     public Connection get() throws SQLException {
-        return pool.getConnection();
+        HikariDataSource p = pool;
+        while (true) {
+            Connection c = p.getConnection();
+            if (!c.unwrap(Connection.class).isClosed()) {
+                return c;
+            }
+            p.evictConnection(c);
+            try {
+                c.close(); // returned evicted: the pool closes it for good
+            } catch (SQLException e) {
+                // it was closed already
+            }
+        }
     }
 
     /**
