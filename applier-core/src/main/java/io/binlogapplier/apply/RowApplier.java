@@ -92,12 +92,28 @@ final class RowApplier implements AutoCloseable {
     }
 
     private void buffer(TablePlan plan, Change.Rows rows, String where) {
-        Buffered b = buffered.get(plan);
-        if (b == null) {
-            b = new Buffered(new NetEffect(plan.lookupColumns), where);
-            buffered.put(plan, b);
+        Buffered found = buffered.get(plan);
+        if (found == null) {
+            found = plan.lookupColumns != null ? new Buffered(new NetEffect(plan.lookupColumns), null, where)
+                : new Buffered(null, new KeylessNetEffect(plan.keylessColumns), where);
+            buffered.put(plan, found);
         }
+        Buffered b = found;
         List<Object[]> images = rows.rows();
+        if (b.keyless != null) {
+            switch (rows.kind()) {
+                case INSERT -> images.forEach(image -> b.keyless.add(RowsKind.INSERT, null, image, rows.afterColumns()));
+                case DELETE -> images.forEach(image -> b.keyless.add(RowsKind.DELETE, image, null, null));
+                case UPDATE -> {
+                    for (int r = 0; r < images.size(); r += 2) {
+                        b.keyless.add(RowsKind.UPDATE, images.get(r), images.get(r + 1), rows.afterColumns());
+                    }
+                }
+            }
+            bufferedChanges += rows.rowCount();
+            bufferedBytes += rows.sizeBytes();
+            return;
+        }
         try {
             switch (rows.kind()) {
                 case INSERT -> {
@@ -169,6 +185,10 @@ final class RowApplier implements AutoCloseable {
     /** Deletes every row that existed, then inserts every final row (see {@link NetEffect}). */
     private void apply(TablePlan plan, Buffered b) throws SQLException {
         String where = "the net effect of changes to " + plan.schema + " from " + b.where + " onwards";
+        if (b.keyless != null) {
+            applyKeyless(plan, b.keyless, where);
+            return;
+        }
         List<Object[]> deletes = b.effect.deletes();
         int[] keyCols = plan.lookupColumns;
         int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / keyCols.length));
@@ -203,6 +223,48 @@ final class RowApplier implements AutoCloseable {
             netStatements += insert(plan, e.getKey(), e.getValue(), where, false);
         }
         netRows += b.effect.changes();
+    }
+
+    /** Deletes the copies of each row value that existed, then inserts every added copy (see {@link KeylessNetEffect}). */
+    private void applyKeyless(TablePlan plan, KeylessNetEffect effect, String where) throws SQLException {
+        int[] cols = plan.keylessColumns;
+        List<KeylessNetEffect.Copies> copies = effect.copies();
+        PreparedStatement ps = null;
+        for (KeylessNetEffect.Copies c : copies) {
+            if (c.delete() == 0) {
+                continue;
+            }
+            if (ps == null) {
+                ps = plan.statement(RowsKind.DELETE, null, null, -1, false,
+                    () -> RowSql.deleteSome(plan.schema, plan.columns(cols)));
+            }
+            int p = 1;
+            for (int col : cols) {
+                plan.bind(ps, p++, c.image(), col);
+            }
+            ps.setInt(p, c.delete());
+            int found;
+            try {
+                found = execute(ps, false);
+            } catch (SQLException e) {
+                throw failure(e, "DELETE from " + plan.schema, where);
+            }
+            netStatements++;
+            if (found != c.delete()) {
+                throw dataDiffers("DELETE of " + c.delete() + " rows where " + plan.describe(c.image(), cols)
+                    + " found " + found + " in " + plan.schema, where);
+            }
+        }
+        Map<BitSet, List<Object[]>> byColumns = new LinkedHashMap<>();
+        for (KeylessNetEffect.Copies c : copies) {
+            for (int n = 0; n < c.insert(); n++) {
+                byColumns.computeIfAbsent(c.columns(), k -> new ArrayList<>()).add(c.image());
+            }
+        }
+        for (Map.Entry<BitSet, List<Object[]>> e : byColumns.entrySet()) {
+            netStatements += insert(plan, e.getKey(), e.getValue(), where, false);
+        }
+        netRows += effect.changes();
     }
 
     private TablePlan plan(TableMap map) throws SQLException {
@@ -374,7 +436,8 @@ final class RowApplier implements AutoCloseable {
         plans.clear();
     }
 
-    private record Buffered(NetEffect effect, String where) {
+    /** One table's buffered changes: {@code effect} for a table with a lookup key, else {@code keyless}. */
+    private record Buffered(NetEffect effect, KeylessNetEffect keyless, String where) {
     }
 
     /** What one worker knows of one table: mapping, statements by row shape. */
@@ -390,6 +453,11 @@ final class RowApplier implements AutoCloseable {
         final Map<BitSet, Boolean> coversCache = new HashMap<>();
         /** Source columns of the lookup key when every one is in the binlog's table; else null. */
         final int[] lookupColumns;
+        /**
+         * Source columns that tell rows apart in a table without a lookup key (every column the target
+         * stores, each one mapped from the source); null when the table has a lookup key or lacks that.
+         */
+        final int[] keylessColumns;
         /** Null when the net effect may apply to this table. */
         final String orderedReason;
 
@@ -406,6 +474,7 @@ final class RowApplier implements AutoCloseable {
             BitSet all = new BitSet();
             all.set(0, columnCount);
             this.lookupColumns = keyColumns(all);
+            this.keylessColumns = schema.lookupKey().isEmpty() && covers(all) ? writable(all) : null;
             this.orderedReason = schema.orderedApplyReason();
         }
 
@@ -414,8 +483,14 @@ final class RowApplier implements AutoCloseable {
          * lookup key and after images every column the target stores (a row is re-inserted whole).
          */
         boolean netEffectFits(Change.Rows rows) {
-            if (orderedReason != null || lookupColumns == null) {
+            if (orderedReason != null) {
                 return false;
+            }
+            if (lookupColumns == null) {
+                // A keyless row is named by all its values: full images only (binlog_row_image=FULL).
+                return keylessColumns != null
+                    && (rows.kind() == RowsKind.INSERT || rows.beforeColumns().cardinality() == columnCount)
+                    && (rows.kind() == RowsKind.DELETE || rows.afterColumns().cardinality() == columnCount);
             }
             if (rows.kind() != RowsKind.INSERT && keyColumns(rows.beforeColumns()) == null) {
                 return false;

@@ -65,6 +65,15 @@ public final class RowSql {
     }
 
     /**
+     * Deletes up to {@code ?} (the last parameter) of the rows whose values equal the image's, in a
+     * table without a usable key: equal rows cannot be told apart, so any of them will do.
+     */
+    public static String deleteSome(TableSchema t, List<ColumnInfo> where) {
+        String one = delete(t, where, false);
+        return one.substring(0, one.length() - " LIMIT 1".length()) + " LIMIT ?";
+    }
+
+    /**
      * Deletes {@code rows} rows by their lookup key: {@code `k` IN (?,…)} for a one-column key, else
      * {@code (`a`=? AND `b`=?) OR …}.
      */

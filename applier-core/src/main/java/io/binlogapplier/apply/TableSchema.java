@@ -32,15 +32,12 @@ public record TableSchema(String schema, String table, List<ColumnInfo> columns,
 
     /**
      * Why this table's row changes must be applied in source order rather than as their net effect
-     * per key, or null when the net effect is provably the same: a table without a lookup key (rows
-     * cannot be told apart), a non-transactional one, one with triggers on the target (they fire per
+     * per key, or null when the net effect is provably the same (for a table without a lookup key,
+     * the net effect per distinct row value; see {@code KeylessNetEffect}): a non-transactional table, one with triggers on the target (they fire per
      * statement row), and a foreign key's parent or child (cascades and checks must run in the
      * source's order).
      */
     public String orderedApplyReason() {
-        if (lookupKey.isEmpty()) {
-            return "no primary or NOT NULL unique key";
-        }
         if (!transactional) {
             return "non-transactional";
         }

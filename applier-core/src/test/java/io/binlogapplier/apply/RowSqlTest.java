@@ -37,15 +37,18 @@ class RowSqlTest {
     @Test
     void theNetEffectDeletesManyRowsByKeyInOneStatement() {
         assertThat(RowSql.deleteByKeys(T, List.of(ID), 3)).isEqualTo("DELETE FROM `db`.`t` WHERE `id` IN (?,?,?)");
+        assertThat(RowSql.deleteSome(T, List.of(ID, NAME)))
+            .isEqualTo("DELETE FROM `db`.`t` WHERE `id`<=>? AND CAST(`na``me` AS BINARY)<=>? LIMIT ?");
         assertThat(RowSql.deleteByKeys(T, List.of(ID, NAME), 2))
             .isEqualTo("DELETE FROM `db`.`t` WHERE (`id`=? AND `na``me`=?) OR (`id`=? AND `na``me`=?)");
     }
 
     @Test
-    void tablesWhoseRowsCannotBeToldApartOrThatFireCascadesOrTriggersAreAppliedInOrder() {
+    void tablesThatFireCascadesOrTriggersOrCannotRollBackAreAppliedInOrder() {
         assertThat(T.orderedApplyReason()).isNull();
+        // a keyless InnoDB table takes the net effect per distinct row value (KeylessNetEffect)
         assertThat(new TableSchema("db", "t", List.of(ID), List.of(), List.of(), List.of(), "InnoDB", true, false,
-            List.of(), false).orderedApplyReason()).contains("no primary");
+            List.of(), false).orderedApplyReason()).isNull();
         assertThat(new TableSchema("db", "t", List.of(ID), List.of(0), List.of(), List.of(0), "MyISAM", false, false,
             List.of(), false).orderedApplyReason()).contains("non-transactional");
         assertThat(new TableSchema("db", "t", List.of(ID), List.of(0), List.of(), List.of(0), "InnoDB", true, true,

@@ -30,13 +30,16 @@ class DataConflictIT {
     private static final int PLANTED = 57;
 
     @ParameterizedTest(name = "{0}, apply.method {1}")
-    @CsvSource({"duplicate, sql", "duplicate, binlog", "missing, sql", "missing, binlog"})
+    @CsvSource({"duplicate, sql", "duplicate, binlog", "missing, sql", "missing, binlog", "missing_keyless, sql",
+        "missing_keyless, binlog"})
     void aPlantedConflictNamesTableKeyAndTransaction(String conflict, String method) {
         String db = "conflict_" + conflict + "_" + method;
+        // missing_keyless: a table without a key, whose changes are applied as their net effect per row value
+        String key = conflict.endsWith("keyless") ? "" : " PRIMARY KEY";
         for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
             m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
-                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB");
-            if (conflict.equals("missing")) {
+                "CREATE TABLE " + db + ".t (id INT" + key + ", v INT NOT NULL) ENGINE=InnoDB");
+            if (conflict.startsWith("missing")) {
                 m.execute("SET SESSION sql_log_bin = 0",
                     "INSERT INTO " + db + ".t SELECT seq, 0 FROM " + db + ".seq_1_to_" + TRANSACTIONS);
             }
