@@ -225,37 +225,67 @@ final class RowApplier implements AutoCloseable {
         netRows += b.effect.changes();
     }
 
-    /** Deletes the copies of each row value that existed, then inserts every added copy (see {@link KeylessNetEffect}). */
+    /**
+     * Most surplus copies of one row value deleted and inserted again by a set-wise keyless delete;
+     * a value with more copies on the target than the unit removes is deleted with {@code LIMIT n}.
+     */
+    static final int MAX_REINSERTED_COPIES = 8;
+
+    /**
+     * Applies a keyless table's net effect (see {@link KeylessNetEffect}): counts and locks the copies
+     * the target holds of every value the unit removes, a chunk of values per statement; fails when
+     * one has fewer copies than the unit removes (the target's data differs); deletes every copy of
+     * those values in one statement per chunk and inserts again the copies the unit did not remove
+     * (equal rows cannot be told apart), except for a value with many surplus copies, deleted alone
+     * with {@code LIMIT n}; then inserts every added copy. Three or four statements per chunk of
+     * values instead of one per row change.
+     */
     private void applyKeyless(TablePlan plan, KeylessNetEffect effect, String where) throws SQLException {
         int[] cols = plan.keylessColumns;
         List<KeylessNetEffect.Copies> copies = effect.copies();
-        PreparedStatement ps = null;
+        List<KeylessNetEffect.Copies> removed = new ArrayList<>();
         for (KeylessNetEffect.Copies c : copies) {
-            if (c.delete() == 0) {
-                continue;
-            }
-            if (ps == null) {
-                ps = plan.statement(RowsKind.DELETE, null, null, -1, false,
-                    () -> RowSql.deleteSome(plan.schema, plan.columns(cols)));
-            }
-            int p = 1;
-            for (int col : cols) {
-                plan.bind(ps, p++, c.image(), col);
-            }
-            ps.setInt(p, c.delete());
-            int found;
-            try {
-                found = execute(ps, false);
-            } catch (SQLException e) {
-                throw failure(e, "DELETE from " + plan.schema, where);
-            }
-            netStatements++;
-            if (found != c.delete()) {
-                throw dataDiffers("DELETE of " + c.delete() + " rows where " + plan.describe(c.image(), cols)
-                    + " found " + found + " in " + plan.schema, where);
+            if (c.delete() > 0) {
+                removed.add(c);
             }
         }
+        List<Object[]> reinserted = new ArrayList<>();
+        BitSet reinsertedColumns = null;
+        int maxValues = Math.max(1, Math.min(64, MAX_PLACEHOLDERS / (2 * Math.max(1, cols.length))));
+        int i = 0;
+        while (i < removed.size()) {
+            int chunk = Integer.highestOneBit(Math.min(maxValues, removed.size() - i));
+            List<KeylessNetEffect.Copies> values = removed.subList(i, i + chunk);
+            long[] have = countCopies(plan, cols, values, where);
+            List<KeylessNetEffect.Copies> wholly = new ArrayList<>();
+            long whollyCopies = 0;
+            for (int v = 0; v < chunk; v++) {
+                KeylessNetEffect.Copies c = values.get(v);
+                if (have[v] < c.delete()) {
+                    throw dataDiffers("DELETE of " + c.delete() + " rows where " + plan.describe(c.image(), cols)
+                        + " found " + have[v] + " in " + plan.schema, where);
+                }
+                long surplus = have[v] - c.delete();
+                if (surplus > MAX_REINSERTED_COPIES) {
+                    deleteSome(plan, cols, c, where);
+                    continue;
+                }
+                wholly.add(c);
+                whollyCopies += have[v];
+                for (long n = 0; n < surplus; n++) {
+                    reinserted.add(c.image());
+                }
+                if (surplus > 0) {
+                    reinsertedColumns = allColumns(plan);
+                }
+            }
+            deleteAllCopies(plan, cols, wholly, whollyCopies, where);
+            i += chunk;
+        }
         Map<BitSet, List<Object[]>> byColumns = new LinkedHashMap<>();
+        if (!reinserted.isEmpty()) {
+            byColumns.put(reinsertedColumns, reinserted);
+        }
         for (KeylessNetEffect.Copies c : copies) {
             for (int n = 0; n < c.insert(); n++) {
                 byColumns.computeIfAbsent(c.columns(), k -> new ArrayList<>()).add(c.image());
@@ -265,6 +295,89 @@ final class RowApplier implements AutoCloseable {
             netStatements += insert(plan, e.getKey(), e.getValue(), where, false);
         }
         netRows += effect.changes();
+    }
+
+    private static BitSet allColumns(TablePlan plan) {
+        BitSet all = new BitSet();
+        all.set(0, plan.columnCount);
+        return all;
+    }
+
+    /** The copies the target holds of each value, locked. */
+    private long[] countCopies(TablePlan plan, int[] cols, List<KeylessNetEffect.Copies> values, String where)
+        throws SQLException {
+        int n = values.size();
+        PreparedStatement ps = plan.statement(RowsKind.DELETE, null, null, -2 - n, false,
+            () -> RowSql.countCopies(plan.schema, plan.columns(cols), n));
+        int p = 1;
+        for (int pass = 0; pass < 2; pass++) {
+            for (KeylessNetEffect.Copies c : values) {
+                for (int col : cols) {
+                    plan.bind(ps, p++, c.image(), col);
+                }
+            }
+        }
+        long[] out = new long[n];
+        try (java.sql.ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            for (int v = 0; v < n; v++) {
+                out[v] = rs.getLong(v + 1); // SUM of no row is NULL: 0
+            }
+        } catch (SQLException e) {
+            throw failure(e, "SELECT from " + plan.schema, where);
+        }
+        netStatements++;
+        return out;
+    }
+
+    /** Deletes every copy of the values, which must be {@code copies} rows in all (they are locked). */
+    private void deleteAllCopies(TablePlan plan, int[] cols, List<KeylessNetEffect.Copies> values, long copies,
+                                 String where) throws SQLException {
+        int i = 0;
+        long found = 0;
+        while (i < values.size()) {
+            int chunk = Integer.highestOneBit(values.size() - i);
+            PreparedStatement ps = plan.statement(RowsKind.DELETE, null, null, -1000 - chunk, false,
+                () -> RowSql.deleteAllCopies(plan.schema, plan.columns(cols), chunk));
+            int p = 1;
+            for (int v = i; v < i + chunk; v++) {
+                for (int col : cols) {
+                    plan.bind(ps, p++, values.get(v).image(), col);
+                }
+            }
+            try {
+                found += execute(ps, false);
+            } catch (SQLException e) {
+                throw failure(e, "DELETE from " + plan.schema, where);
+            }
+            netStatements++;
+            i += chunk;
+        }
+        if (found != copies) {
+            throw dataDiffers("DELETE of " + copies + " counted rows found " + found + " in " + plan.schema, where);
+        }
+    }
+
+    /** Deletes {@code c.delete()} of the value's copies (the target holds more). */
+    private void deleteSome(TablePlan plan, int[] cols, KeylessNetEffect.Copies c, String where) throws SQLException {
+        PreparedStatement ps = plan.statement(RowsKind.DELETE, null, null, -1, false,
+            () -> RowSql.deleteSome(plan.schema, plan.columns(cols)));
+        int p = 1;
+        for (int col : cols) {
+            plan.bind(ps, p++, c.image(), col);
+        }
+        ps.setInt(p, c.delete());
+        int found;
+        try {
+            found = execute(ps, false);
+        } catch (SQLException e) {
+            throw failure(e, "DELETE from " + plan.schema, where);
+        }
+        netStatements++;
+        if (found != c.delete()) {
+            throw dataDiffers("DELETE of " + c.delete() + " rows where " + plan.describe(c.image(), cols)
+                + " found " + found + " in " + plan.schema, where);
+        }
     }
 
     private TablePlan plan(TableMap map) throws SQLException {

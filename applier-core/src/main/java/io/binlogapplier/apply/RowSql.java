@@ -74,6 +74,45 @@ public final class RowSql {
     }
 
     /**
+     * Counts, per row value, the copies a keyless table holds, and locks them:
+     * {@code SELECT SUM(<value 1>), …, SUM(<value n>) FROM t WHERE <value 1> OR … FOR UPDATE}, each
+     * value matched as in {@link #deleteSome} (its parameters appear twice: in the SUM, then the WHERE).
+     */
+    public static String countCopies(TableSchema t, List<ColumnInfo> columns, int values) {
+        String match = match(columns);
+        StringBuilder sb = new StringBuilder(64 + 2 * values * (match.length() + 8));
+        sb.append("SELECT ");
+        for (int v = 0; v < values; v++) {
+            sb.append(v > 0 ? "," : "").append("SUM(").append(match).append(')');
+        }
+        sb.append(" FROM ").append(t.qualifiedName()).append(" WHERE ");
+        for (int v = 0; v < values; v++) {
+            sb.append(v > 0 ? " OR " : "").append(match);
+        }
+        return sb.append(" FOR UPDATE").toString();
+    }
+
+    /** Deletes every copy of {@code values} row values of a keyless table, matched as in {@link #deleteSome}. */
+    public static String deleteAllCopies(TableSchema t, List<ColumnInfo> columns, int values) {
+        String match = match(columns);
+        StringBuilder sb = new StringBuilder(64 + values * (match.length() + 4));
+        sb.append("DELETE FROM ").append(t.qualifiedName()).append(" WHERE ");
+        for (int v = 0; v < values; v++) {
+            sb.append(v > 0 ? " OR " : "").append(match);
+        }
+        return sb.toString();
+    }
+
+    /** {@code (`a`<=>? AND CAST(`b` AS BINARY)<=>?)}: one row value of a keyless table. */
+    private static String match(List<ColumnInfo> columns) {
+        StringBuilder sb = new StringBuilder("(");
+        where(sb, columns, false);
+        String where = sb.toString();
+        // where() wrote " WHERE … LIMIT 1"
+        return "(" + where.substring("( WHERE ".length(), where.length() - " LIMIT 1".length()) + ")";
+    }
+
+    /**
      * Deletes {@code rows} rows by their lookup key: {@code `k` IN (?,…)} for a one-column key, else
      * {@code (`a`=? AND `b`=?) OR …}.
      */

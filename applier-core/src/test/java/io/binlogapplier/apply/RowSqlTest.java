@@ -39,6 +39,11 @@ class RowSqlTest {
         assertThat(RowSql.deleteByKeys(T, List.of(ID), 3)).isEqualTo("DELETE FROM `db`.`t` WHERE `id` IN (?,?,?)");
         assertThat(RowSql.deleteSome(T, List.of(ID, NAME)))
             .isEqualTo("DELETE FROM `db`.`t` WHERE `id`<=>? AND CAST(`na``me` AS BINARY)<=>? LIMIT ?");
+        assertThat(RowSql.countCopies(T, List.of(ID, NAME), 2)).isEqualTo("SELECT SUM((`id`<=>? AND CAST(`na``me` AS"
+            + " BINARY)<=>?)),SUM((`id`<=>? AND CAST(`na``me` AS BINARY)<=>?)) FROM `db`.`t` WHERE (`id`<=>? AND"
+            + " CAST(`na``me` AS BINARY)<=>?) OR (`id`<=>? AND CAST(`na``me` AS BINARY)<=>?) FOR UPDATE");
+        assertThat(RowSql.deleteAllCopies(T, List.of(ID), 2))
+            .isEqualTo("DELETE FROM `db`.`t` WHERE (`id`<=>?) OR (`id`<=>?)");
         assertThat(RowSql.deleteByKeys(T, List.of(ID, NAME), 2))
             .isEqualTo("DELETE FROM `db`.`t` WHERE (`id`=? AND `na``me`=?) OR (`id`=? AND `na``me`=?)");
     }
