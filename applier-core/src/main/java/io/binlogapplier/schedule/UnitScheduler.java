@@ -58,6 +58,12 @@ public final class UnitScheduler {
     private long clockBarrier;
     private final TreeMap<Long, Long> unitOfSequence = new TreeMap<>();
     private final HashMap<Long, Long> unitOfKey = new HashMap<>();
+    /** Sizes above which {@link #prune} sweeps {@link #unitOfKey} and {@link #workerOfUnit}. */
+    private int pruneKeysAbove = MIN_PRUNE_KEYS;
+    private int pruneUnitsAbove = MIN_PRUNE_UNITS;
+    private long sweeps;
+    static final int MIN_PRUNE_KEYS = 100_000;
+    static final int MIN_PRUNE_UNITS = 10_000;
 
     private static final class Open {
         long id;
@@ -149,6 +155,16 @@ public final class UnitScheduler {
         }
         return new Decision(unit.id, unit.worker, start, unit.startWait, end, after, unit.transactions, unit.barrier,
             unit.pending, joinWait);
+    }
+
+    /** Sweeps of the key and unit maps so far (see {@link #prune}). */
+    long sweeps() {
+        return sweeps;
+    }
+
+    /** Write-set keys remembered now. */
+    int keysRemembered() {
+        return unitOfKey.size();
     }
 
     /** A unit committed: its worker's load drops. Call in commit order. */
@@ -277,9 +293,17 @@ public final class UnitScheduler {
         lastTransactionUnit = unit;
     }
 
+    /**
+     * Forgets keys and units that committed (a dependency on them is no wait). A sweep visits every
+     * entry, and what it cannot remove belongs to units still in flight, which during a catch-up can
+     * be more than the threshold: the next sweep then waits until the map has doubled, so sweeping
+     * costs O(1) per transaction however far the scheduler runs ahead of the commits.
+     */
     private void prune(long committed) {
-        if (unitOfKey.size() > 100_000) {
+        if (unitOfKey.size() > pruneKeysAbove) {
             unitOfKey.values().removeIf(u -> u <= committed);
+            sweeps++;
+            pruneKeysAbove = Math.max(MIN_PRUNE_KEYS, 2 * unitOfKey.size());
         }
         if (unitOfSequence.size() > 10_000) {
             Iterator<Map.Entry<Long, Long>> it = unitOfSequence.entrySet().iterator();
@@ -291,8 +315,10 @@ public final class UnitScheduler {
                 }
             }
         }
-        if (workerOfUnit.size() > 10_000) {
+        if (workerOfUnit.size() > pruneUnitsAbove) {
             workerOfUnit.keySet().removeIf(u -> u <= committed);
+            sweeps++;
+            pruneUnitsAbove = Math.max(MIN_PRUNE_UNITS, 2 * workerOfUnit.size());
         }
     }
 }

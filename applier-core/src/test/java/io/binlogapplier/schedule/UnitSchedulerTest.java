@@ -290,4 +290,27 @@ class UnitSchedulerTest {
         assertThat(a.worker()).isNotEqualTo(b.worker());
         assertThat(c.worker()).as("worker of committed unit 1 is the idle one").isEqualTo(a.worker());
     }
+
+    @Test
+    void forgettingCommittedKeysStaysCheapWhenTheSchedulerRunsFarAheadOfTheCommits() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, new UnitBounds(10, 1L << 30, Long.MAX_VALUE));
+        long seq = 0;
+        // nothing commits: every key belongs to a unit in flight, so no sweep can shrink the map
+        for (int i = 0; i < 150_000; i++, seq++) {
+            s.schedule(Transactions.mariadb(seq + 1, seq + 1), TransactionTraits.ordinary(new long[] {seq}), null, 0, 0);
+        }
+        assertThat(s.keysRemembered()).isEqualTo(150_000);
+        // one unit per transaction here: the unit map (10,000) is swept at 10k, 20k, 40k, 80k units, the key
+        // map (100,000) once; before, each was swept again at every transaction past its threshold
+        assertThat(s.sweeps()).as("sweeps of maps that cannot shrink").isEqualTo(5);
+        long sweeps = s.sweeps();
+        // everything so far commits: the next sweep forgets it
+        long committed = s.lastUnit();
+        for (int i = 0; i < 60_000; i++, seq++) {
+            s.schedule(Transactions.mariadb(seq + 1, seq + 1), TransactionTraits.ordinary(new long[] {seq}), null, 0,
+                committed);
+        }
+        assertThat(s.sweeps()).isGreaterThan(sweeps);
+        assertThat(s.keysRemembered()).as("only the keys of units in flight remain").isEqualTo(60_000);
+    }
 }
