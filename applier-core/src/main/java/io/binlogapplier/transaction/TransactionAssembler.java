@@ -81,7 +81,7 @@ public final class TransactionAssembler {
     public void accept(BinlogEvent event) throws InterruptedException {
         if (event instanceof BinlogEvent.Payload p) {
             // MySQL compressed transaction: its inner events carry no positions of their own.
-            for (BinlogEvent inner : p.events()) {
+            for (BinlogEvent inner : p.inner()) {
                 handle(inner, p.header());
             }
             passed(p.header());

@@ -72,7 +72,7 @@ class CommandsIT {
         for (String row : List.of("source connection", "source binlog_format", "source binlog_row_image",
             "source event encoding", "source privileges", "target connection", "target state table",
             "target write privileges", "target DDL privileges", "schemas on both servers", "target flush settings",
-            "start position")) {
+            "start position", "source require_secure_transport", "target BINLOG for trigger tables")) {
             assertThat(saved.line(row)).contains(" PASS ");
         }
         assertThat(saved.line("source server_id")).contains(" WARN ").contains("REPLICATION MASTER ADMIN");
@@ -80,7 +80,7 @@ class CommandsIT {
         assertThat(saved.line("start position")).contains("saved position").contains("takes precedence");
         assertThat(saved.line("target write privileges")).contains("(cli)");
         assertThat(saved.line("source GTIDs")).as("MariaDB's default").contains(" WARN ").contains("gtid_strict_mode=OFF");
-        assertThat(saved.lines().get(saved.lines().size() - 1)).isEqualTo("14 checks: 12 PASS, 2 WARN, 0 FAIL");
+        assertThat(saved.lines().get(saved.lines().size() - 1)).isEqualTo("16 checks: 14 PASS, 2 WARN, 0 FAIL");
         assertThat(fresh.code()).as(fresh.text()).isZero();
         assertThat(fresh.line("target state table")).contains(" PASS ").contains("the first run creates it");
         assertThat(fresh.line("start position")).contains("no saved position").contains("source.start current");
