@@ -19,14 +19,14 @@ class GtidDumpRequestTest {
     @Test
     void encodesMysql84sComBinlogDumpGtidLayout() {
         assertThat(GtidDumpRequest.command(1234, "", 4, TAGGED))
-            .isEqualTo(HexFixtures.load("mysql84_com_binlog_dump_gtid_tagged"));
+            .isEqualTo(HexFixtures.load("mysql84_packet_com_binlog_dump_gtid_tagged"));
     }
 
     @Test
     void tagsAreLowerCaseAndUntaggedSetsOrMariadbPositionsAreLeftToTheLibrary() {
         assertThat(GtidDumpRequest.tagged("3E11FA47-71CA-11E1-9E33-C80AA9429562:TX:1-3")).isTrue();
         assertThat(GtidDumpRequest.command(1234, "", 4, "3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5:TX:1-3"))
-            .isEqualTo(HexFixtures.load("mysql84_com_binlog_dump_gtid_tagged"));
+            .isEqualTo(HexFixtures.load("mysql84_packet_com_binlog_dump_gtid_tagged"));
         assertThat(GtidDumpRequest.tagged("3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5")).isFalse();
         assertThat(GtidDumpRequest.tagged("0-1-100")).isFalse();
     }
