@@ -35,6 +35,6 @@ class GtidDumpRequestTest {
     void aTagLongerThanMysqlAllowsIsRefused() {
         String tag = "a".repeat(33);
         assertThatThrownBy(() -> GtidDumpRequest.command(1, "", 4, "3e11fa47-71ca-11e1-9e33-c80aa9429562:" + tag + ":1"))
-            .hasMessageContaining("longer than 32");
+            .hasMessageContaining("at most 32 characters");
     }
 }
