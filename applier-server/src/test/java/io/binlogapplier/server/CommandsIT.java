@@ -306,6 +306,32 @@ class CommandsIT {
             + " WHERE stream = 'gtid_skip'")).isEqualTo(before);
     }
 
+    /**
+     * Issue 17 #3: rows of a table with triggers on the target go as BINLOG statements under every
+     * method, so check names the target vendor's BINLOG privilege when the user lacks it.
+     */
+    @Test
+    @Order(99)
+    void checkNamesTheBinlogPrivilegeForTablesWithTriggersOnTheTarget() {
+        SERVERS.target().execute("CREATE TABLE cli.trig_t (id INT PRIMARY KEY)",
+            "CREATE TABLE cli.trig_log (id INT)",
+            "CREATE TRIGGER cli.trig_t_ai AFTER INSERT ON cli.trig_t FOR EACH ROW INSERT INTO cli.trig_log VALUES (NEW.id)",
+            "CREATE USER 'writer'@'%' IDENTIFIED BY 'writer'", "GRANT ALL PRIVILEGES ON cli.* TO 'writer'@'%'",
+            "GRANT ALL PRIVILEGES ON binlog_applier.* TO 'writer'@'%'");
+        try {
+            InProcessCli.Output root = check(config("cli_setup", "current", null));
+            InProcessCli.Output writer = check(Configs.write(TestApplier.yaml(SERVERS.servers(), "cli_setup", "current",
+                "conservative", 1, null).replace("user: root\n  password: \"\"", "user: writer\n  password: writer")));
+
+            assertThat(root.line("target BINLOG for trigger tables")).contains(" PASS ").contains("cli.trig_t");
+            assertThat(writer.line("target BINLOG for trigger tables")).contains(" FAIL ").contains("cli.trig_t")
+                .contains("GRANT BINLOG REPLAY ON *.* TO 'writer'").doesNotContain("BINLOG_ADMIN");
+            assertThat(writer.code()).isEqualTo(4);
+        } finally {
+            SERVERS.target().execute("DROP USER 'writer'@'%'", "DROP TABLE cli.trig_t, cli.trig_log");
+        }
+    }
+
     @Test
     @Order(100)
     void checkFailsForAPositionTheSourceNoLongerHas() throws Exception {
