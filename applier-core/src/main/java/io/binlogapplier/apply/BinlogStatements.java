@@ -310,10 +310,7 @@ final class BinlogStatements {
             e = new SQLException(e.getMessage() + "; " + String.join("; ", warnings), e.getSQLState(), e.getErrorCode(), e);
         }
         if (VendorCode.ER_SPECIFIC_ACCESS_DENIED_ERROR.is(e)) {
-            return new ApplierException(ExitCode.TARGET_PRIVILEGE, "the target user may not run BINLOG statements ("
-                + e.getMessage() + "), which apply.method binlog and tables with triggers on the target need (a"
-                + " trigger must not fire again for changes the source's trigger already made): GRANT BINLOG REPLAY"
-                + " ON *.* (MariaDB 10.5+; SUPER before) to it", e);
+            return privilegeMissing(mariadb, e);
         }
         if (VendorCode.ER_KEY_NOT_FOUND.is(e)) { // a row to update or delete is missing: say which transaction
             return new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "a row change from " + firstWhere
@@ -321,5 +318,17 @@ final class BinlogStatements {
                 + "): the target's data differs from the source's; repair or re-seed the target and restart", e);
         }
         return Messages.targetFailure(e, "BINLOG statement", firstWhere + " (or a later transaction of its unit)");
+    }
+
+    /**
+     * The user may not run BINLOG statements: which features need them, and the vendor's GRANT
+     * (MySQL's BINLOG_ADMIN, not MariaDB's BINLOG REPLAY).
+     */
+    static ApplierException privilegeMissing(boolean mariadb, SQLException e) {
+        return new ApplierException(ExitCode.TARGET_PRIVILEGE, "the target user may not run BINLOG statements ("
+            + e.getMessage() + "), which apply.method binlog and tables with triggers on the target need (a"
+            + " trigger must not fire again for changes the source's trigger already made)"
+            + (mariadb ? "" : ", and rows whose JSON holds DECIMAL or date/time values (their exact type)") + ": "
+            + io.binlogapplier.privilege.TargetPrivileges.binlogGrant(mariadb, "<target user>") + ", then restart", e);
     }
 }

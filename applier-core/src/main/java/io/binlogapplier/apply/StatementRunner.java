@@ -90,7 +90,14 @@ final class StatementRunner {
                 + e.getMessage() + "): apply it by hand on the target, then restart from the next position");
         }
         try (Statement st = connection.createStatement()) {
-            st.execute(contextSql(s));
+            try {
+                st.execute(contextSql(s));
+            } catch (SQLException e) {
+                if (VendorCode.ER_SPECIFIC_ACCESS_DENIED_ERROR.is(e)) {
+                    throw contextDenied(e, where);
+                }
+                throw e;
+            }
             useDatabase(st, s.database());
             Throwable failed = null;
             try {
@@ -117,6 +124,17 @@ final class StatementRunner {
                 restoreSession(st, failed);
             }
         }
+    }
+
+    /**
+     * MySQL 8 lets only SESSION_VARIABLES_ADMIN (or SYSTEM_VARIABLES_ADMIN, SUPER) set the session
+     * value of explicit_defaults_for_timestamp, collation_database and the like: "Access denied; you
+     * need (at least one of) the SUPER, SYSTEM_VARIABLES_ADMIN or SESSION_VARIABLES_ADMIN privilege(s)".
+     */
+    static ApplierException contextDenied(SQLException e, String where) {
+        return new ApplierException(ExitCode.TARGET_PRIVILEGE, "the target user may not set the source session's"
+            + " variables before the statement of " + where + " (" + Messages.firstLine(e) + "): "
+            + io.binlogapplier.privilege.TargetPrivileges.sessionGrant("<target user>") + " (MySQL 8), then restart", e);
     }
 
     private void useDatabase(Statement st, String db) throws SQLException {

@@ -76,43 +76,20 @@ final class TableSchemaLoader {
         for (ColumnInfo col : columns) {
             byName.put(col.name().toLowerCase(Locale.ROOT), col.ordinal());
         }
-        Map<String, List<Integer>> keys = new LinkedHashMap<>();
-        Map<String, Boolean> usable = new HashMap<>();
+        List<KeyPart> parts = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(KEYS)) {
             ps.setString(1, schema);
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    if (rs.getInt(2) != 0) {
-                        continue;
-                    }
-                    String name = rs.getString(1);
-                    Integer col = byName.get(rs.getString(4).toLowerCase(Locale.ROOT));
-                    keys.computeIfAbsent(name, k -> new ArrayList<>());
-                    boolean ok = col != null && rs.getObject(5) == null;
-                    usable.merge(name, ok, Boolean::logicalAnd);
-                    if (col != null) {
-                        keys.get(name).add(col);
-                    }
+                    parts.add(new KeyPart(rs.getString(1), rs.getInt(2) == 0, rs.getString(4), rs.getObject(5) != null));
                 }
             }
         }
-        List<TableSchema.KeyInfo> unique = new ArrayList<>();
-        List<Integer> primary = List.of();
-        List<Integer> lookup = List.of();
-        for (Map.Entry<String, List<Integer>> e : keys.entrySet()) {
-            if (!usable.get(e.getKey())) {
-                continue;
-            }
-            List<Integer> cols = List.copyOf(e.getValue());
-            unique.add(new TableSchema.KeyInfo(e.getKey(), cols));
-            if (e.getKey().equals("PRIMARY")) {
-                primary = cols;
-                lookup = cols;
-            } else if (lookup.isEmpty() && cols.stream().noneMatch(i -> columns.get(i).nullable())) {
-                lookup = cols;
-            }
-        }
+        Keys k = keys(parts, columns);
+        List<TableSchema.KeyInfo> unique = k.unique();
+        List<Integer> primary = k.primary();
+        List<Integer> lookup = k.lookup();
         boolean triggers;
         try (PreparedStatement ps = c.prepareStatement(TRIGGERS)) {
             ps.setString(1, schema);
@@ -162,6 +139,63 @@ final class TableSchemaLoader {
             || e.equalsIgnoreCase("RocksDB") || e.equalsIgnoreCase("ndbcluster");
         return new TableSchema(schema, table, List.copyOf(columns), primary, List.copyOf(unique), lookup, e,
             transactional, triggers, List.copyOf(foreign), referenced);
+    }
+
+    /**
+     * One row of {@code information_schema.STATISTICS}: a key part. {@code column} is NULL for a
+     * MySQL 8.0.13+ functional key part ({@code UNIQUE KEY ((lower(email)))}), whose expression is in
+     * {@code STATISTICS.EXPRESSION} instead.
+     */
+    record KeyPart(String index, boolean unique, String column, boolean prefix) {
+    }
+
+    /** The unique keys, primary key and lookup key {@link TableSchema} documents. */
+    record Keys(List<TableSchema.KeyInfo> unique, List<Integer> primary, List<Integer> lookup) {
+    }
+
+    /**
+     * Picks the usable unique keys from key parts in STATISTICS order (PRIMARY first). A key with a
+     * prefix part, a part naming no known column or a functional part cannot find a row by column
+     * values, so it is neither a unique key for write sets nor the lookup key. Pure.
+     */
+    static Keys keys(List<KeyPart> parts, List<ColumnInfo> columns) {
+        Map<String, Integer> byName = new HashMap<>();
+        for (ColumnInfo col : columns) {
+            byName.put(col.name().toLowerCase(Locale.ROOT), col.ordinal());
+        }
+        Map<String, List<Integer>> keys = new LinkedHashMap<>();
+        Map<String, Boolean> usable = new HashMap<>();
+        for (KeyPart part : parts) {
+            if (!part.unique()) {
+                continue;
+            }
+            String name = part.index();
+            // A functional part (COLUMN_NAME NULL) has no column to find a row by: the key is unusable.
+            Integer col = part.column() == null ? null : byName.get(part.column().toLowerCase(Locale.ROOT));
+            keys.computeIfAbsent(name, x -> new ArrayList<>());
+            boolean ok = col != null && !part.prefix();
+            usable.merge(name, ok, Boolean::logicalAnd);
+            if (col != null) {
+                keys.get(name).add(col);
+            }
+        }
+        List<TableSchema.KeyInfo> unique = new ArrayList<>();
+        List<Integer> primary = List.of();
+        List<Integer> lookup = List.of();
+        for (Map.Entry<String, List<Integer>> e : keys.entrySet()) {
+            if (!usable.get(e.getKey())) {
+                continue;
+            }
+            List<Integer> cols = List.copyOf(e.getValue());
+            unique.add(new TableSchema.KeyInfo(e.getKey(), cols));
+            if (e.getKey().equals("PRIMARY")) {
+                primary = cols;
+                lookup = cols;
+            } else if (lookup.isEmpty() && cols.stream().noneMatch(i -> columns.get(i).nullable())) {
+                lookup = cols;
+            }
+        }
+        return new Keys(List.copyOf(unique), primary, lookup);
     }
 
     private static String lower(String s) {

@@ -31,6 +31,7 @@ public final class TransactionApplier implements AutoCloseable {
     private final BinlogStatements binlog;
     private final boolean binlogMethod;
     private final boolean netEffect;
+    private final boolean mysqlTarget;
     private boolean sqlOnly;
 
     /**
@@ -47,6 +48,8 @@ public final class TransactionApplier implements AutoCloseable {
         this.binlogMethod = method == ApplyMethod.BINLOG;
         this.netEffect = netEffect && !binlogMethod;
         this.binlog = new BinlogStatements(connection, maxEventBytes(connection));
+        this.mysqlTarget = !connection.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT)
+            .contains("mariadb");
     }
 
     /** Raw event bytes per BINLOG statement: base64 grows them by a third; stay well under max_allowed_packet. */
@@ -79,7 +82,7 @@ public final class TransactionApplier implements AutoCloseable {
         for (Change c : part.changes()) {
             if (c instanceof Change.Rows r) {
                 if (!replay && r.body() != null && part.head().format() != null
-                    && (binlogMethod && !sqlOnly || triggered(r))) {
+                    && (binlogMethod && !sqlOnly || triggered(r) || mysqlTarget && opaqueJson(r))) {
                     for (Change.Rows tooLarge : binlog.add(r, part.head().format(), where)) {
                         rows.apply(tooLarge, where, false, false, RowApplier.SqlAction.NONE);
                     }
@@ -109,6 +112,24 @@ public final class TransactionApplier implements AutoCloseable {
      */
     private boolean triggered(Change.Rows r) throws SQLException {
         return schemas.get(r.table().schema(), r.table().table(), connection).hasTriggers();
+    }
+
+    /**
+     * Some JSON cell of these rows holds an opaque scalar (a DECIMAL, DATE, TIME, DATETIME, TIMESTAMP
+     * or binary string inside the document). Its text is what MySQL prints, but MySQL parses that
+     * text back as a double or a string: {@code JSON_OBJECT('p', 1.50)} would become {@code {"p": 1.5}}
+     * as a DOUBLE. On a MySQL target such rows go as a BINLOG statement, which carries the binary
+     * JSON itself (issue 17, #2); MariaDB stores JSON as text, which the text is exactly.
+     */
+    static boolean opaqueJson(Change.Rows r) {
+        for (Object[] image : r.rows()) {
+            for (Object cell : image) {
+                if (cell instanceof io.binlogapplier.binlog.JsonText j && j.opaque()) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

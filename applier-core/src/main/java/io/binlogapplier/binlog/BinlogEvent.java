@@ -85,8 +85,19 @@ public sealed interface BinlogEvent {
     record Heartbeat(EventHeader header, String file) implements BinlogEvent {
     }
 
-    /** A MySQL TRANSACTION_PAYLOAD event, with its compressed events decoded in order. */
-    record Payload(EventHeader header, List<BinlogEvent> events) implements BinlogEvent {
+    /**
+     * A MySQL TRANSACTION_PAYLOAD event. {@code inner} decodes its events in order as it is iterated,
+     * decompressing as a stream, so a compressed transaction is never whole in memory once
+     * decompressed (only its compressed bytes are, as for any event). Iterate it on the reader thread,
+     * while the event is being handled: decoding uses the converter's table maps.
+     */
+    record Payload(EventHeader header, Iterable<BinlogEvent> inner) implements BinlogEvent {
+        /** The inner events in a list (decodes them all; for small payloads and tests). */
+        public List<BinlogEvent> events() {
+            List<BinlogEvent> all = new java.util.ArrayList<>();
+            inner.forEach(all::add);
+            return all;
+        }
     }
 
     /** An event that carries nothing to apply (GTID list, checkpoint, annotate rows, …). */

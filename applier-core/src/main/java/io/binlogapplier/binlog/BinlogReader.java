@@ -55,7 +55,7 @@ public final class BinlogReader {
         if (thread != null) {
             throw new IllegalStateException("reader already started");
         }
-        BinaryLogClient c = new BinaryLogClient(config.host(), config.port(), config.user(), config.password().value());
+        TaggedGtidClient c = new TaggedGtidClient(config.host(), config.port(), config.user(), config.password().value());
         c.setServerId(config.serverId());
         // We reconnect ourselves (from the committed position, through a new pipeline): the library's
         // keep-alive thread would reconnect behind our back.
@@ -75,7 +75,9 @@ public final class BinlogReader {
         c.setHeartbeatInterval(config.heartbeat().toMillis());
         c.setUseSendAnnotateRowsEvent(false);
         c.setEventDeserializer(new EventFramer());
-        if (from.resumeBy() == SourcePosition.ResumeBy.GTID) {
+        if (from.resumeBy() == SourcePosition.ResumeBy.GTID && GtidDumpRequest.tagged(from.gtids())) {
+            c.dumpFrom(from.gtids()); // MySQL 8.4 tags: the library cannot encode them (issue 17, #6)
+        } else if (from.resumeBy() == SourcePosition.ResumeBy.GTID) {
             c.setGtidSet(from.gtids());
         } else {
             c.setBinlogFilename(from.coordinates().file());

@@ -172,9 +172,35 @@ public final class EventBodyParser {
         while (n < version.length && version[n] != 0) {
             n++;
         }
-        byte[] raw = EventEncoder.event(header, body, false);
+        byte[] raw = EventEncoder.event(header, withoutCreated(body), false);
+        if (EventFramer.formatDescriptionChecksumLength(body) == 4) {
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(raw, 0, raw.length - 4);
+            EventEncoder.putLE(raw, raw.length - 4, crc.getValue(), 4);
+        }
         return new BinlogEvent.FormatDescription(header, new String(version, 0, n,
             java.nio.charset.StandardCharsets.UTF_8), raw);
+    }
+
+    /** Where {@code created} (u32) sits in a FORMAT_DESCRIPTION body: after the version fields. */
+    private static final int FDE_CREATED = 2 + 50;
+
+    /**
+     * The body with {@code created} = 0 and, when the event carries its own CRC32, that checksum
+     * recomputed. The first binlog after a source restart has created != 0, and a server applying
+     * such an FDE rolls back the session's active transaction ("Rolling back unfinished transaction
+     * (no COMMIT or ROLLBACK in relay log)", Format_description_log_event::do_apply_event) unless it
+     * tells a BINLOG statement apart: MySQL 5.7+ and 8.x test {@code !thd->rli_fake}, older servers
+     * did not. The raw FDE only goes into BINLOG statements, sent inside the unit's transaction, so
+     * it is sent as a rotated binlog's FDE (created 0), which no server acts on (issue 17, #9).
+     */
+    static byte[] withoutCreated(byte[] body) {
+        if (body.length < FDE_CREATED + 4) {
+            return body;
+        }
+        byte[] out = body.clone();
+        java.util.Arrays.fill(out, FDE_CREATED, FDE_CREATED + 4, (byte) 0);
+        return out;
     }
 
     /** XID_EVENT (16). */

@@ -187,27 +187,89 @@ public final class EventConverter {
             }
         }
         byte[] compressed = payloadSize >= 0 ? r.bytes((int) payloadSize) : r.rest();
-        byte[] events;
+        long size;
         if (compression == 0) {
-            if (uncompressedSize < 0 || uncompressedSize > Integer.MAX_VALUE) {
+            if (uncompressedSize < 0) {
                 throw new BinlogFormatException("compressed transaction without a usable uncompressed size");
             }
-            events = Zstd.decompress(compressed, (int) uncompressedSize);
+            size = uncompressedSize;
         } else if (compression == 255) {
-            events = compressed;
+            size = compressed.length;
         } else {
             return new BinlogEvent.Unsupported(h, "a transaction payload compressed with type " + compression,
                 "set binlog_transaction_compression=OFF on the source");
         }
-        List<BinlogEvent> inner = new ArrayList<>();
-        ByteReader in = new ByteReader(events);
-        while (in.hasRemaining()) {
-            EventHeader ih = header(in);
-            int bodyLength = (int) ih.eventLength() - HEADER_LENGTH;
-            byte[] innerBody = in.bytes(bodyLength);
-            inner.add(convert(ih, innerBody));
+        boolean zstd = compression == 0;
+        // Decompressed and decoded as it is iterated (issue 17, #7): the assembler cuts the transaction
+        // into parts like any large one, so a payload of any uncompressed size fits the heap.
+        return new BinlogEvent.Payload(h, () -> new PayloadEvents(compressed, zstd, size));
+    }
+
+    /** The inner events of one payload, read from a (zstd) stream one at a time. */
+    private final class PayloadEvents implements java.util.Iterator<BinlogEvent> {
+        private final java.io.InputStream in;
+        private final long size;
+        private long read;
+
+        PayloadEvents(byte[] compressed, boolean zstd, long size) {
+            java.io.InputStream raw = new java.io.ByteArrayInputStream(compressed);
+            try {
+                this.in = zstd ? new com.github.luben.zstd.ZstdInputStream(raw) : raw;
+            } catch (java.io.IOException e) {
+                throw new BinlogFormatException("compressed transaction: " + e.getMessage());
+            }
+            this.size = size;
         }
-        return new BinlogEvent.Payload(h, List.copyOf(inner));
+
+        @Override
+        public boolean hasNext() {
+            if (read < size) {
+                return true;
+            }
+            try {
+                if (in.read() >= 0) {
+                    throw new BinlogFormatException("compressed transaction holds more than its uncompressed size "
+                        + size);
+                }
+                in.close();
+            } catch (java.io.IOException e) {
+                throw new BinlogFormatException("compressed transaction: " + e.getMessage());
+            }
+            return false;
+        }
+
+        @Override
+        public BinlogEvent next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            byte[] head = readFully(HEADER_LENGTH);
+            EventHeader ih = header(new ByteReader(head));
+            long bodyLength = ih.eventLength() - HEADER_LENGTH;
+            if (bodyLength < 0 || read + bodyLength > size) {
+                throw new BinlogFormatException("an event inside a compressed transaction says it has "
+                    + ih.eventLength() + " bytes, more than the " + (size - read + HEADER_LENGTH) + " left");
+            }
+            return convert(ih, readFully((int) bodyLength));
+        }
+
+        private byte[] readFully(int n) {
+            if (read + n > size) {
+                throw new BinlogFormatException("compressed transaction ends inside an event (" + (size - read)
+                    + " bytes left, " + n + " needed)");
+            }
+            try {
+                byte[] b = in.readNBytes(n);
+                if (b.length != n) {
+                    throw new BinlogFormatException("compressed transaction decompresses to " + (read + b.length)
+                        + " bytes, less than its uncompressed size " + size);
+                }
+                read += n;
+                return b;
+            } catch (java.io.IOException e) {
+                throw new BinlogFormatException("compressed transaction: " + e.getMessage());
+            }
+        }
     }
 
     private static TableMap withoutBody(TableMap m) {

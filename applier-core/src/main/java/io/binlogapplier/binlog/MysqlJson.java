@@ -83,6 +83,8 @@ public final class MysqlJson {
     private final StringBuilder out;
     /** Strict: bytes that are not UTF-8 fail instead of becoming U+FFFD. */
     private CharsetDecoder utf8;
+    /** An opaque scalar was printed. */
+    private boolean opaqueSeen;
 
     private MysqlJson(byte[] b, StringBuilder out) {
         this.b = b;
@@ -95,12 +97,23 @@ public final class MysqlJson {
      * @throws BinlogFormatException if {@code binary} is not well-formed binary JSON
      */
     public static String toText(byte[] binary) {
+        return toJsonText(binary).text();
+    }
+
+    /**
+     * The JSON text of one binary JSON value, and whether it holds an opaque scalar (see
+     * {@link JsonText#opaque}).
+     *
+     * @throws BinlogFormatException if {@code binary} is not well-formed binary JSON
+     */
+    public static JsonText toJsonText(byte[] binary) {
         if (binary.length == 0) {
-            return "null";
+            return new JsonText("null", false);
         }
         StringBuilder out = new StringBuilder(Math.min(binary.length, 1 << 20) + 16);
-        new MysqlJson(binary, out).value(binary[0] & 0xFF, 1, binary.length - 1, 0);
-        return out.toString();
+        MysqlJson json = new MysqlJson(binary, out);
+        json.value(binary[0] & 0xFF, 1, binary.length - 1, 0);
+        return new JsonText(out.toString(), json.opaqueSeen);
     }
 
     /**
@@ -303,6 +316,7 @@ public final class MysqlJson {
     }
 
     private void opaque(int fieldType, int pos, int len) {
+        opaqueSeen = true;
         switch (fieldType) {
             case BinlogType.NEWDECIMAL:
                 out.append(decimal(pos, len).toPlainString());

@@ -126,7 +126,7 @@ public final class RowImageDecoder {
         // MySQL writes an empty value for a JSON column that holds the JSON literal null
         // (Field_json::store of an empty document); MysqlJson reads it as null.
         try {
-            return new JsonText(MysqlJson.toText(binary));
+            return MysqlJson.toJsonText(binary);
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Throwable e) {

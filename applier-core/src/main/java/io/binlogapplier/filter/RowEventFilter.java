@@ -46,15 +46,10 @@ public final class RowEventFilter {
     public void accept(BinlogEvent event) throws InterruptedException {
         List<BinlogEvent> out = this.out;
         if (event instanceof BinlogEvent.Payload p) {
-            // A MySQL compressed transaction: filter its events as one stream of their own.
+            // A MySQL compressed transaction: filter its events as one stream of their own, lazily, as
+            // the assembler pulls them (a payload is never decoded whole).
             release(held, out);
-            List<BinlogEvent> inner = new ArrayList<>(p.events().size());
-            List<BinlogEvent> innerHeld = new ArrayList<>();
-            for (BinlogEvent e : p.events()) {
-                step(e, innerHeld, inner);
-            }
-            release(innerHeld, inner);
-            out.add(new BinlogEvent.Payload(p.header(), List.copyOf(inner)));
+            out.add(new BinlogEvent.Payload(p.header(), () -> new Filtered(p.inner().iterator())));
         } else {
             step(event, held, out);
         }
@@ -90,6 +85,42 @@ public final class RowEventFilter {
             }
             release(hold, out);
             out.add(e);
+        }
+    }
+
+    /** The kept events of a payload, stepped through the filter one inner event at a time. */
+    private final class Filtered implements java.util.Iterator<BinlogEvent> {
+        private final java.util.Iterator<BinlogEvent> source;
+        private final List<BinlogEvent> hold = new ArrayList<>();
+        private final java.util.ArrayDeque<BinlogEvent> ready = new java.util.ArrayDeque<>();
+        private final List<BinlogEvent> step = new ArrayList<>();
+
+        Filtered(java.util.Iterator<BinlogEvent> source) {
+            this.source = source;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (ready.isEmpty()) {
+                if (source.hasNext()) {
+                    step(source.next(), hold, step);
+                } else if (!hold.isEmpty()) {
+                    release(hold, step);
+                } else {
+                    return false;
+                }
+                ready.addAll(step);
+                step.clear();
+            }
+            return true;
+        }
+
+        @Override
+        public BinlogEvent next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            return ready.poll();
         }
     }
 

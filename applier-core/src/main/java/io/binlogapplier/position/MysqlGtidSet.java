@@ -41,6 +41,11 @@ public final class MysqlGtidSet {
                 String p = parts[i].trim();
                 if (!p.isEmpty() && Character.isLetter(p.charAt(0)) || p.startsWith("_")) {
                     tag = p.toLowerCase();
+                    // MySQL 8.3+: a letter or _, then letters, digits or _, 32 characters at most.
+                    if (tag.length() > 32 || !tag.matches("[a-z_][a-z0-9_]*")) {
+                        throw new IllegalArgumentException("bad GTID tag '" + p + "' in '" + member
+                            + "' (a letter or _, then letters, digits or _, at most 32 characters)");
+                    }
                     continue;
                 }
                 String[] range = p.split("-");

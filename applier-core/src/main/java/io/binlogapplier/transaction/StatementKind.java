@@ -57,6 +57,40 @@ public enum StatementKind {
         }
     }
 
+    private static final byte[] START_TRANSACTION = " START TRANSACTION".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * MySQL 8.0.21+ logs {@code CREATE TABLE ... SELECT} under row format as one transaction (WL#13355):
+     * the QUERY event is the new table's definition followed by {@code START TRANSACTION}, then come
+     * the rows and the XID, with no BEGIN. The clause is binlog-only syntax (MySQL allows nothing
+     * but BINLOG, COMMIT and ROLLBACK after it; MariaDB does not parse it).
+     *
+     * @return the length of {@code sql} without the trailing clause, or -1 when this is not such a statement
+     */
+    public static int createStartingTransaction(String head, byte[] sql) {
+        String s = stripLeadingComments(head).toUpperCase(Locale.ROOT);
+        if (!word(s, 0).equals("CREATE") || !word(s, "CREATE".length()).equals("TABLE")) {
+            return -1;
+        }
+        int end = sql.length;
+        while (end > 0 && (sql[end - 1] == ';' || Character.isWhitespace(sql[end - 1]))) {
+            end--;
+        }
+        int from = end - START_TRANSACTION.length;
+        if (from < 0) {
+            return -1;
+        }
+        for (int i = 0; i < START_TRANSACTION.length; i++) {
+            byte b = sql[from + i];
+            byte want = START_TRANSACTION[i];
+            boolean same = want == ' ' ? Character.isWhitespace(b) : Character.toUpperCase(b) == want;
+            if (!same) {
+                return -1;
+            }
+        }
+        return from;
+    }
+
     /** Skips white space and comments, but not MySQL's executable comments {@code /*!…}. */
     static String stripLeadingComments(String sql) {
         int i = 0;

@@ -81,7 +81,7 @@ public final class TransactionAssembler {
     public void accept(BinlogEvent event) throws InterruptedException {
         if (event instanceof BinlogEvent.Payload p) {
             // MySQL compressed transaction: its inner events carry no positions of their own.
-            for (BinlogEvent inner : p.events()) {
+            for (BinlogEvent inner : p.inner()) {
                 handle(inner, p.header());
             }
             passed(p.header());
@@ -201,7 +201,18 @@ public final class TransactionAssembler {
                     gtid = null;
                     standalone = true;
                 }
-                addStatement(q, kind);
+                int ctas = kind == StatementKind.DDL && state != State.IN_TRANSACTION
+                    ? StatementKind.createStartingTransaction(q.sqlForClassification(), q.sql()) : -1;
+                if (ctas >= 0) {
+                    // MySQL 8.0.21+ CREATE TABLE ... SELECT: the DDL opens the transaction its rows and XID
+                    // end. The target runs the plain CREATE TABLE (see StatementKind); the unit stays a
+                    // DDL barrier whose pending row makes a replay skip the table already created.
+                    addStatement(q, kind, java.util.Arrays.copyOf(q.sql(), ctas));
+                    state = State.IN_TRANSACTION;
+                    standalone = false;
+                    return;
+                }
+                addStatement(q, kind, q.sql());
                 if (state != State.IN_TRANSACTION) {
                     // Standalone: MariaDB FL_STANDALONE group, MySQL DDL after its GTID, or a lone statement.
                     finish(positionHeader, false);
@@ -210,10 +221,10 @@ public final class TransactionAssembler {
         }
     }
 
-    private void addStatement(BinlogEvent.Query q, StatementKind kind) throws InterruptedException {
+    private void addStatement(BinlogEvent.Query q, StatementKind kind, byte[] sql) throws InterruptedException {
         boolean implicit = kind.implicitCommit();
-        Change.Statement s = new Change.Statement(q.database(), q.sql(), q.status(), implicit, q.header().timestamp(),
-            insertId, lastInsertId, randSeeds, q.sql().length + 64L);
+        Change.Statement s = new Change.Statement(q.database(), sql, q.status(), implicit, q.header().timestamp(),
+            insertId, lastInsertId, randSeeds, sql.length + 64L);
         insertId = null;
         lastInsertId = null;
         randSeeds = null;

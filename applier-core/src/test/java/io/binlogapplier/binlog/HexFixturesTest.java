@@ -35,6 +35,9 @@ class HexFixturesTest {
     void everyFixtureHeaderLengthMatchesItsBytes() throws Exception {
         for (Path file : fixtures()) {
             String name = file.getFileName().toString().replace(".hex", "");
+            if (name.contains("_packet_")) {
+                continue; // a client protocol packet (a dump request), not an event
+            }
             byte[] event = HexFixtures.load(name);
             long length = ByteBuffer.wrap(event, 9, 4).order(ByteOrder.LITTLE_ENDIAN).getInt() & 0xFFFFFFFFL;
             assertThat(length).as(name + " event length").isEqualTo(event.length);

@@ -36,4 +36,20 @@ class StatementKindTest {
         assertThat(StatementKind.of("-- note\nDELETE FROM t")).isEqualTo(StatementKind.DML);
         assertThat(StatementKind.of("# note\nALTER TABLE t ADD c INT")).isEqualTo(StatementKind.DDL);
     }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+        "CREATE TABLE `t2` (`a` int DEFAULT NULL) START TRANSACTION | 40",
+        "create table t2 (a int) start  transaction | -1",
+        "create table t2 (a int) start\ttransaction ; | 23",
+        "CREATE TABLE t2 (c VARCHAR(30) DEFAULT 'START TRANSACTION') | -1",
+        "ALTER TABLE t2 COMMENT 'x' START TRANSACTION | -1",
+        "CREATE TEMPORARY TABLE t2 (a int) START TRANSACTION | -1",
+        "START TRANSACTION | -1",
+    })
+    void findsTheStartTransactionClauseOfMysqlCreateTableSelect(String sql, int length) {
+        String s = sql.replace("\\t", "\t");
+        assertThat(StatementKind.createStartingTransaction(s, s.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+            .isEqualTo(length);
+    }
 }

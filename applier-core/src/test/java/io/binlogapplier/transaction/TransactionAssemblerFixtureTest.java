@@ -79,6 +79,40 @@ class TransactionAssemblerFixtureTest {
     }
 
     @Test
+    void mysqlCreateTableSelectIsOneTransactionOfTheDdlAndItsRows() throws InterruptedException {
+        // MySQL 8.0.21+: GTID, CREATE TABLE ... START TRANSACTION, TABLE_MAP, WRITE_ROWS, XID (issue 17, #1).
+        List<Transaction> ts = assemble(MYSQL_FILE, "mysql80_gtid_two_timestamps",
+            "mysql80_query_create_select_start_transaction", "mysql80_table_map_t1", "mysql80_write_rows_t1",
+            "mysql80_xid");
+
+        assertThat(ts).hasSize(1);
+        Transaction t = ts.get(0);
+        assertThat(t.whole()).isTrue();
+        assertThat(t.head().gtid()).isEqualTo(new SourceGtid.Mysql(SID, "", 23));
+        assertThat(t.end().end()).isEqualTo(new BinlogCoordinates(MYSQL_FILE, nextPosition("mysql80_xid")));
+        assertThat(t.implicitCommit()).as("a DDL: the unit is a barrier").isTrue();
+        assertThat(t.changes()).hasSize(2);
+        Change.Statement create = (Change.Statement) t.changes().get(0);
+        // The clause is for the binlog only: on a MySQL target it allows nothing but BINLOG and COMMIT
+        // after it (no SET, no USE, no position row), and MariaDB does not know it.
+        assertThat(new String(create.sql(), StandardCharsets.UTF_8)).isEqualTo(
+            "CREATE TABLE `t1` (\n  `id` int NOT NULL,\n  `v` varchar(20) DEFAULT NULL,\n  PRIMARY KEY (`id`)\n)");
+        assertThat(create.implicitCommit()).isTrue();
+        Change.Rows rows = (Change.Rows) t.changes().get(1);
+        assertThat(rows.table().table()).isEqualTo("t1");
+        assertThat(rows.rows().get(0)[0]).isEqualTo(1L);
+    }
+
+    @Test
+    void aDdlAfterAGtidStillEndsItsTransactionAtOnce() throws InterruptedException {
+        List<Transaction> ts = assemble(MYSQL_FILE, "mysql80_gtid_two_timestamps", "mysql80_query_ddl_all_status_vars");
+
+        assertThat(ts).hasSize(1);
+        assertThat(ts.get(0).changes()).hasSize(1);
+        assertThat(ts.get(0).end().end().offset()).isEqualTo(nextPosition("mysql80_query_ddl_all_status_vars"));
+    }
+
+    @Test
     void zstdPayloadWrappedTransactionAssemblesTheSameWayAndEndsAfterThePayload() throws InterruptedException {
         List<Transaction> ts = assemble(MYSQL_FILE, "mysql80_gtid_one_timestamp", "mysql80_transaction_payload_zstd");
 

@@ -72,7 +72,7 @@ class CommandsIT {
         for (String row : List.of("source connection", "source binlog_format", "source binlog_row_image",
             "source event encoding", "source privileges", "target connection", "target state table",
             "target write privileges", "target DDL privileges", "schemas on both servers", "target flush settings",
-            "start position")) {
+            "start position", "source require_secure_transport", "target BINLOG for trigger tables")) {
             assertThat(saved.line(row)).contains(" PASS ");
         }
         assertThat(saved.line("source server_id")).contains(" WARN ").contains("REPLICATION MASTER ADMIN");
@@ -80,7 +80,7 @@ class CommandsIT {
         assertThat(saved.line("start position")).contains("saved position").contains("takes precedence");
         assertThat(saved.line("target write privileges")).contains("(cli)");
         assertThat(saved.line("source GTIDs")).as("MariaDB's default").contains(" WARN ").contains("gtid_strict_mode=OFF");
-        assertThat(saved.lines().get(saved.lines().size() - 1)).isEqualTo("14 checks: 12 PASS, 2 WARN, 0 FAIL");
+        assertThat(saved.lines().get(saved.lines().size() - 1)).isEqualTo("16 checks: 14 PASS, 2 WARN, 0 FAIL");
         assertThat(fresh.code()).as(fresh.text()).isZero();
         assertThat(fresh.line("target state table")).contains(" PASS ").contains("the first run creates it");
         assertThat(fresh.line("start position")).contains("no saved position").contains("source.start current");
@@ -304,6 +304,32 @@ class CommandsIT {
         assertThat(SERVERS.target().queryString("SELECT GROUP_CONCAT(id) FROM cli.skip")).isEqualTo("1");
         assertThat(SERVERS.target().queryString("SELECT gtid_set FROM binlog_applier.applier_position"
             + " WHERE stream = 'gtid_skip'")).isEqualTo(before);
+    }
+
+    /**
+     * Issue 17 #3: rows of a table with triggers on the target go as BINLOG statements under every
+     * method, so check names the target vendor's BINLOG privilege when the user lacks it.
+     */
+    @Test
+    @Order(99)
+    void checkNamesTheBinlogPrivilegeForTablesWithTriggersOnTheTarget() {
+        SERVERS.target().execute("CREATE TABLE cli.trig_t (id INT PRIMARY KEY)",
+            "CREATE TABLE cli.trig_log (id INT)",
+            "CREATE TRIGGER cli.trig_t_ai AFTER INSERT ON cli.trig_t FOR EACH ROW INSERT INTO cli.trig_log VALUES (NEW.id)",
+            "CREATE USER 'writer'@'%' IDENTIFIED BY 'writer'", "GRANT ALL PRIVILEGES ON cli.* TO 'writer'@'%'",
+            "GRANT ALL PRIVILEGES ON binlog_applier.* TO 'writer'@'%'");
+        try {
+            InProcessCli.Output root = check(config("cli_setup", "current", null));
+            InProcessCli.Output writer = check(Configs.write(TestApplier.yaml(SERVERS.servers(), "cli_setup", "current",
+                "conservative", 1, null).replace("user: root\n  password: \"\"", "user: writer\n  password: writer")));
+
+            assertThat(root.line("target BINLOG for trigger tables")).contains(" PASS ").contains("cli.trig_t");
+            assertThat(writer.line("target BINLOG for trigger tables")).contains(" FAIL ").contains("cli.trig_t")
+                .contains("GRANT BINLOG REPLAY ON *.* TO 'writer'").doesNotContain("BINLOG_ADMIN");
+            assertThat(writer.code()).isEqualTo(4);
+        } finally {
+            SERVERS.target().execute("DROP USER 'writer'@'%'", "DROP TABLE cli.trig_t, cli.trig_log");
+        }
     }
 
     @Test

@@ -270,6 +270,43 @@ final class TargetChecks {
             + " not checked)") : CheckResult.fail(name, detail));
     }
 
+    /**
+     * The rows issue 17 adds for MySQL targets (and the trigger row for both vendors): BINLOG statements
+     * for tables with triggers and for typed JSON, the session variables' privilege, GIPK visibility.
+     */
+    List<CheckResult> mysqlRows() throws SQLException {
+        List<CheckResult> out = new ArrayList<>();
+        ServerVersion t = ServerVersion.parseOrNull(version);
+        String user = config.target().user();
+        ApplyMethod method = config.apply().method();
+        String notSystem = " NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys', ?)";
+        List<String> triggerTables = query("SELECT DISTINCT CONCAT(EVENT_OBJECT_SCHEMA, '.', EVENT_OBJECT_TABLE)"
+            + " FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA" + notSystem
+            + " ORDER BY 1", config.target().stateSchema());
+        MysqlRows.triggerTables(method, t, grants, grantsProblem, user, triggerTables).ifPresent(out::add);
+        if (!mariadb) {
+            long json = Long.parseLong(query("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE DATA_TYPE = 'json'"
+                + " AND TABLE_SCHEMA" + notSystem, config.target().stateSchema()).get(0));
+            MysqlRows.jsonColumns(method, t, grants, grantsProblem, user, json).ifPresent(out::add);
+            MysqlRows.sessionVariables(t, grants, grantsProblem, user).ifPresent(out::add);
+            MysqlRows.invisiblePrimaryKeys(t, variable("show_gipk_in_create_table_and_information_schema"))
+                .ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /** A global variable of the target, null when the server has no such variable. */
+    private String variable(String name) throws SQLException {
+        try {
+            return query("SELECT @@GLOBAL." + name).get(0);
+        } catch (SQLException e) {
+            if (VendorCode.ER_UNKNOWN_SYSTEM_VARIABLE.is(e)) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
     private List<String> missing(String schema, List<String> privileges) {
         List<String> missing = new ArrayList<>();
         if (grants == null) {
