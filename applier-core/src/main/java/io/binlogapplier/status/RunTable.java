@@ -153,17 +153,26 @@ public final class RunTable {
         }
     }
 
-    /** Clears the last error; when {@code only} is given, only if it is still that one. */
-    public void clearError(Connection c, LastError only) throws SQLException {
+    /**
+     * Clears the last error; when {@code only} is given, only if it is still one of the same code at
+     * the same place (a later failure elsewhere stays).
+     *
+     * @return whether an error was cleared
+     */
+    public boolean clearError(Connection c, LastError only) throws SQLException {
         String sql = "UPDATE " + qualified + " SET error_code = NULL, error_name = NULL, error_message = NULL,"
             + " error_gtid = NULL, error_file = NULL, error_offset = NULL, error_in_transaction = NULL,"
-            + " error_at = NULL WHERE stream = ?" + (only == null ? "" : " AND error_at = ?");
+            + " error_at = NULL WHERE stream = ? AND error_code IS NOT NULL" + (only == null ? ""
+            : " AND error_code = ? AND error_gtid = ? AND error_file = ? AND error_offset = ?");
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, stream);
             if (only != null) {
-                ps.setObject(2, LocalDateTime.ofInstant(only.at(), ZoneOffset.UTC));
+                ps.setInt(2, only.exitCode());
+                ps.setString(3, only.transaction().gtid());
+                ps.setString(4, only.transaction().start().file());
+                ps.setLong(5, only.transaction().start().offset());
             }
-            ps.executeUpdate();
+            return ps.executeUpdate() > 0;
         }
     }
 

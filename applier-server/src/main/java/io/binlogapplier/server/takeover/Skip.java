@@ -83,8 +83,7 @@ public final class Skip {
                 c.commit();
                 lines.add("applier '" + config.name() + "': position was " + from + "; now " + to + "; recorded in "
                     + t.skipped().qualified());
-                if (error != null && error.passedBy(to)) {
-                    t.runs().clearError(c, error);
+                if (error != null && error.passedBy(to) && t.runs().clearError(c, error)) {
                     c.commit();
                     lines.add("last error cleared (" + error.name() + " in " + error.transaction() + ")");
                 }
