@@ -165,6 +165,11 @@ public final class Applier {
                 @Override
                 public void discard(Connection c) {
                     pool.discard(c);
+                    try {
+                        c.close(); // the pool evicts the cut connection
+                    } catch (SQLException ignored) {
+                        // cut already
+                    }
                 }
             }, status::appliedPosition, e -> {
                 lockLost = e;
@@ -183,8 +188,9 @@ public final class Applier {
      * reached cannot keep it; the log has it anyway), with the failing transaction when known.
      */
     private void recordError(TargetPool pool, StateStore state, ApplierException e) {
-        if (e.exitCode() == ExitCode.APPLIER_RUNNING) {
-            return; // not this stream's error: another process runs it
+        if (e.exitCode() == ExitCode.APPLIER_RUNNING || e.exitCode() == ExitCode.TARGET_ACCESS_DENIED
+            || targetLost(e)) {
+            return; // not this stream's error (another process runs it), or the target cannot keep it
         }
         try (Connection c = pool.get()) {
             SourcePosition saved = state.load(c).map(StateStore.Saved::position).orElse(null);

@@ -36,10 +36,11 @@ public final class Liveness implements AutoCloseable {
     /** How long a starting applier waits for a command (skip, set-position …) to release the lock. */
     static final int START_WAIT_SECONDS = 10;
 
-    /** Target connections: the pool's, discarded (never returned) because the session is changed. */
+    /** Target connections: the pool's, discarded (never reused) because the session is changed. */
     public interface Connections {
         Connection get() throws SQLException;
 
+        /** Cuts {@code c} for good and gives its place back; safe from any thread. */
         void discard(Connection c);
     }
 
@@ -50,7 +51,7 @@ public final class Liveness implements AutoCloseable {
     private final Consumer<ApplierException> lockLost;
     private final CountDownLatch stop = new CountDownLatch(1);
     private final Thread thread;
-    private Connection connection; // the liveness thread's after start()
+    private volatile Connection connection; // the liveness thread's after start()
     private long connectionId;
     private volatile LastError lastError;
 
@@ -201,13 +202,23 @@ public final class Liveness implements AutoCloseable {
     public void close() {
         stop.countDown();
         try {
-            thread.join(10_000);
+            thread.join(2_000);
+            if (thread.isAlive()) {
+                // Inside a statement to a target that does not answer: cut it, a stop must not wait.
+                Connection c = connection;
+                if (c != null) {
+                    connections.discard(c);
+                }
+                thread.join(5_000);
+                return; // the server frees the lock of a lost session itself
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
         }
         Connection c = connection;
-        if (c == null || thread.isAlive()) {
-            return; // the server frees the lock of a lost session itself
+        if (c == null) {
+            return;
         }
         try {
             clearPassedError(c);
