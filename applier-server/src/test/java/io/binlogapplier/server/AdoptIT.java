@@ -137,7 +137,8 @@ class AdoptIT {
             assertThat(refusedRunning.code()).as(refusedRunning.text()).isEqualTo(33);
             assertThat(refusedRunning.text()).contains("STOP SLAVE SQL_THREAD");
             assertThat(adopted.code()).as(adopted.text()).isZero();
-            assertThat(adopted.text()).contains("resume by " + by);
+            assertThat(adopted.text()).contains("(resume by " + by + "; replica Using_Gtid="
+                + (by.equals("gtid") ? "Slave_Pos" : "No"));
             try (CliRun applier = CliRun.start("run", "--config", cfg.toString())) {
                 load.awaitMore(500);
                 load.close();

@@ -47,9 +47,11 @@ public final class Adopt {
             t.state().replace(c, p);
             t.runs().clearError(c, null);
             String stop = mariadb ? "STOP SLAVE" : "STOP REPLICA";
-            return "applier '" + config.name() + "' adopted the native replica's position " + p + " (resume by "
-                + p.resumeBy().name().toLowerCase() + "; replica " + r.gtidMode() + ", source " + r.sourceHost() + ":"
-                + r.sourcePort() + ")" + before.map(s -> "; the saved position was " + s.position()).orElse("")
+            return "applier '" + config.name() + "' adopted the native replica's position " + p.coordinates()
+                + (p.gtids().isEmpty() ? "" : " gtid " + p.gtids()) + " (resume by "
+                + p.resumeBy().name().toLowerCase() + "; replica "
+                + (mariadb ? "Using_Gtid=" : "") + r.gtidMode() + ", source " + r.sourceHost() + ":" + r.sourcePort()
+                + ")" + before.map(s -> "; the saved position was " + s.position()).orElse("")
                 + (r.lastSqlErrno() != 0 ? System.lineSeparator() + "note: the replica's SQL thread had stopped on"
                 + " error " + r.lastSqlErrno() + " (" + r.lastSqlError() + "); the applier will meet the same"
                 + " transaction first" : "")
