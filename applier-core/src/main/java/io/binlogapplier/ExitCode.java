@@ -42,7 +42,10 @@ public enum ExitCode {
     APPLIER_RUNNING(31, true, "the applier of this name runs (or a command holds its lock): stop it first"),
     /** {@code adopt}/{@code handback}: the target is no native replica of the configured source. Commands only. */
     REPLICA_MISMATCH(32, false, "the target is not a native replica of the configured source"),
-    /** {@code adopt}/{@code handback}: the native replica's SQL thread runs. Commands only. */
+    /**
+     * {@code adopt}/{@code handback}: the native replica's SQL thread runs; {@code run}: the target's
+     * native replication applies the same source.
+     */
     REPLICA_SQL_RUNNING(33, false, "the native replica's SQL thread runs: STOP SLAVE SQL_THREAD first"),
     /** {@code skip --gtid G}: the next transaction is not G. Commands only. */
     SKIP_REFUSED(34, false, "skip --gtid names a transaction that is not the next one"),

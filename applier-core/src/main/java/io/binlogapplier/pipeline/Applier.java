@@ -20,6 +20,7 @@ import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.status.Liveness;
+import io.binlogapplier.status.NativeSqlThread;
 import io.binlogapplier.status.RunTable;
 import io.binlogapplier.status.StreamLock;
 import org.slf4j.Logger;
@@ -210,6 +211,7 @@ public final class Applier {
             try (SourceInspector source = SourceInspector.connect(config.source());
                  Connection control = pool.get()) {
                 source.requireRowFormat();
+                NativeSqlThread.refuseIfApplyingOurSource(control, source, config.source());
                 method = MethodResolver.resolve(config.apply().method(), source.version(), control,
                     config.target().user());
                 if (method.auto()) {

@@ -159,10 +159,13 @@ class AdoptIT {
             more.awaitMore(400);
         }
         awaitReplicaCaughtUp();
+        CliRun.Result besideTheReplica = CliRun.run(60, "run", "--config", cfg.toString(), "--until", "current");
 
         assertThat(handedBack.code()).as(handedBack.text()).isZero();
         assertThat(handedBack.text()).contains(by.equals("gtid") ? "MASTER_USE_GTID = slave_pos" : "MASTER_LOG_POS");
         assertThat(column("Slave_SQL_Running")).isEqualTo("Yes");
+        assertThat(besideTheReplica.exitCode()).as("the applier beside a native replica of the same source: "
+            + besideTheReplica.output()).isEqualTo(33);
         assertThat(column("Last_SQL_Errno")).isEqualTo("0");
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
         assertThat(SERVERS.target().queryLong("SELECT SUM(n) FROM " + db + ".counters"))
