@@ -9,6 +9,8 @@ public final class ApplierException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final ExitCode exitCode;
+    /** The source transaction that failed, when one did; set once by the worker that applied it. */
+    private volatile io.binlogapplier.position.TransactionRef transaction;
 
     public ApplierException(ExitCode exitCode, String message) {
         super(message);
@@ -22,6 +24,19 @@ public final class ApplierException extends RuntimeException {
 
     public ExitCode exitCode() {
         return exitCode;
+    }
+
+    /** The source transaction whose apply failed; null when the failure is not one transaction's. */
+    public io.binlogapplier.position.TransactionRef transaction() {
+        return transaction;
+    }
+
+    /** Names the transaction that failed, unless one is named already; returns this. */
+    public ApplierException inTransaction(io.binlogapplier.position.TransactionRef t) {
+        if (transaction == null) {
+            transaction = t;
+        }
+        return this;
     }
 
     /** Wraps anything into an ApplierException, keeping one that already is. */

@@ -34,6 +34,27 @@ public enum ExitCode {
     TARGET_PRIVILEGE(25, false, "the target user lacks a privilege"),
     TARGET_STATEMENT_FAILED(26, false, "a statement from the source failed on the target"),
     STATE_INVALID(30, false, "the applier state table on the target is unusable"),
+    /**
+     * Another process holds the stream's lock on the target: an applier of the same name runs, or a
+     * command that needs it stopped ({@code skip}, {@code set-position}, {@code adopt}, {@code handback})
+     * is under way. A restart may help: such a command ends within seconds.
+     */
+    APPLIER_RUNNING(31, true, "the applier of this name runs (or a command holds its lock): stop it first"),
+    /** {@code adopt}/{@code handback}: the target is no native replica of the configured source. Commands only. */
+    REPLICA_MISMATCH(32, false, "the target is not a native replica of the configured source"),
+    /**
+     * {@code adopt}/{@code handback}: the native replica's SQL thread runs; {@code run}: the target's
+     * native replication applies the same source.
+     */
+    REPLICA_SQL_RUNNING(33, false, "the native replica's SQL thread runs: STOP SLAVE SQL_THREAD first"),
+    /** {@code skip --gtid G}: the next transaction is not G. Commands only. */
+    SKIP_REFUSED(34, false, "skip --gtid names a transaction that is not the next one"),
+    /** {@code skip}: the source has fewer transactions after the saved position than asked. Commands only. */
+    NOTHING_TO_SKIP(35, false, "the source has no (or too few) transactions after the saved position to skip"),
+    /** {@code skip}/{@code handback}: no state row: the applier never ran. Commands only. */
+    NO_SAVED_POSITION(36, false, "the target has no saved position for this applier"),
+    /** {@code handback}: the saved position has a pending (possibly partly applied) DDL. Commands only. */
+    HANDBACK_PENDING(37, false, "handback refused: a DDL or non-transactional transaction may be partly applied"),
     STOP_TIMEOUT(40, true, "graceful stop did not finish in time"),
     METRICS_LISTEN(50, false, "the metrics endpoint cannot listen on metrics.listen (address in use or not allowed)");
 

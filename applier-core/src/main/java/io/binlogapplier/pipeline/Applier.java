@@ -19,6 +19,10 @@ import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
+import io.binlogapplier.status.Liveness;
+import io.binlogapplier.status.NativeSqlThread;
+import io.binlogapplier.status.RunTable;
+import io.binlogapplier.status.StreamLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +80,8 @@ public final class Applier {
     private final Faults faults;
     /** When the target server started (its epoch seconds), as last seen: tells a restart from a partition. */
     private volatile long targetStarted;
+    /** Set when another process took the stream's lock while the target was away. */
+    private volatile ApplierException lockLost;
 
     public ApplierConfig config() {
         return config;
@@ -125,15 +131,87 @@ public final class Applier {
     private Outcome apply(Until until) throws InterruptedException {
         long started = System.nanoTime();
         StateStore state = new StateStore(config.target().stateSchema(), config.name());
+        // workers, the scheduler, the conflict monitor, the target watch, the control connection / durability
+        // ... and the liveness thread's
+        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 5, config.name())) {
+            Liveness liveness = startLiveness(pool);
+            try {
+                return applyHoldingTheLock(until, started, pool, state);
+            } catch (RuntimeException e) {
+                recordError(pool, state, ApplierException.of(e));
+                throw e;
+            } finally {
+                liveness.close();
+                ApplierException lost = lockLost;
+                if (lost != null) {
+                    throw lost;
+                }
+            }
+        }
+    }
+
+    /**
+     * Takes the stream's lock and starts the liveness beat (before the position is read: a command
+     * such as skip that holds the lock finishes first).
+     */
+    private Liveness startLiveness(TargetPool pool) {
+        RunTable runs = new RunTable(config.target().stateSchema(), config.name());
+        Liveness liveness = new Liveness(config.name(), runs, new StreamLock(config.target().stateSchema(),
+            config.name()), new Liveness.Connections() {
+                @Override
+                public Connection get() throws SQLException {
+                    return pool.get();
+                }
+
+                @Override
+                public void discard(Connection c) {
+                    pool.discard(c);
+                    try {
+                        c.close(); // the pool evicts the cut connection
+                    } catch (SQLException ignored) {
+                        // cut already
+                    }
+                }
+            }, status::appliedPosition, e -> {
+                lockLost = e;
+                requestStop();
+            });
+        try {
+            liveness.start();
+        } catch (SQLException e) {
+            throw TargetErrors.connect(e);
+        }
+        return liveness;
+    }
+
+    /**
+     * Keeps the error that ends this run in {@code applier_run} (best effort: a target that cannot be
+     * reached cannot keep it; the log has it anyway), with the failing transaction when known.
+     */
+    private void recordError(TargetPool pool, StateStore state, ApplierException e) {
+        if (e.exitCode() == ExitCode.APPLIER_RUNNING || e.exitCode() == ExitCode.TARGET_ACCESS_DENIED
+            || targetLost(e)) {
+            return; // not this stream's error (another process runs it), or the target cannot keep it
+        }
+        try (Connection c = pool.get()) {
+            SourcePosition saved = state.load(c).map(StateStore.Saved::position).orElse(null);
+            new RunTable(config.target().stateSchema(), config.name()).recordError(c, e, saved);
+        } catch (SQLException | RuntimeException failed) {
+            log.warn("could not keep the last error on the target: {}", failed.toString());
+        }
+    }
+
+    private Outcome applyHoldingTheLock(Until until, long started, TargetPool pool, StateStore state)
+        throws InterruptedException {
         BinlogCoordinates untilAt;
         StateStore.Saved saved;
         boolean insertedNow = false;
-        // workers, the scheduler, the conflict monitor, the target watch, the control connection / durability
-        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 4, config.name())) {
+        {
             CharsetResolver charsets;
             try (SourceInspector source = SourceInspector.connect(config.source());
                  Connection control = pool.get()) {
                 source.requireRowFormat();
+                NativeSqlThread.refuseIfApplyingOurSource(control, source, config.source());
                 method = MethodResolver.resolve(config.apply().method(), source.version(), control,
                     config.target().user());
                 if (method.auto()) {

@@ -235,9 +235,9 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             }
         } catch (SQLException e) {
             if (TransactionApplier.binlogUnknownError(e)) {
-                throw TargetErrors.binlogUnknown(d.unitId(), TransactionApplier.describe(t), e);
+                throw named(TargetErrors.binlogUnknown(d.unitId(), TransactionApplier.describe(t), e), t);
             }
-            throw TargetErrors.failure(e, "applying", TransactionApplier.describe(t));
+            throw named(TargetErrors.failure(e, "applying", TransactionApplier.describe(t)), t);
         }
         ctx.publisher().release(t.sizeBytes());
         unit.released(t.sizeBytes());
@@ -324,9 +324,18 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 + " them before calling it a real one", d.unitId(), retry.inFlightConflict().getMessage());
         }
         if (next instanceof RetryPolicy.Fail fail) {
-            throw fail.error();
+            throw named(fail.error(), unit.current());
         }
         retryAfterPredecessors(d, retry);
+    }
+
+    /** Names the source transaction {@code t} in a failure, for the last error the target keeps. */
+    private static ApplierException named(ApplierException e, Transaction t) {
+        if (t == null) {
+            return e;
+        }
+        return e.inTransaction(new io.binlogapplier.position.TransactionRef(
+            t.head().gtid() == null ? "" : t.head().gtid().toString(), t.head().start()));
     }
 
     private RetryPolicy.Unit situation(Decision d) {

@@ -43,6 +43,12 @@
  *       connection; reads where the source's binlog ends, for the lag.</li>
  *   <li><b>{@code applier-<name>-durability}</b> ({@link io.binlogapplier.durability.Durability}):
  *       relaxes and restores the target's flush settings.</li>
+ *   <li><b>{@code applier-<name>-liveness}</b> ({@link io.binlogapplier.status.Liveness}): owns a
+ *       target connection (never returned to the pool) holding the stream's named lock for the
+ *       process's life; every 2 s refreshes {@code applier_run.alive_at} and clears the last error
+ *       once the applied position passed its transaction. Off the apply path: no unit waits for it.
+ *       On failure the main thread writes the last error ({@code RunTable.recordError}) before it
+ *       stops this thread.</li>
  *   <li><b>{@code binlog-applier-shutdown}</b> (applier-server, the JVM's SIGTERM hook): requests
  *       the stop and waits for the command to finish.</li>
  * </ul>

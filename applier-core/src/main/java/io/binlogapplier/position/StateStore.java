@@ -110,6 +110,26 @@ public final class StateStore {
         }
     }
 
+    /**
+     * Sets the position an operator chose ({@code set-position}, {@code skip}, {@code adopt}),
+     * creating the row when missing; clears pending, keeps the counters. Runs in the caller's
+     * transaction (autocommit or not); only while no applier of this stream runs.
+     */
+    public void replace(Connection c, SourcePosition p) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + qualified
+            + " (stream, binlog_file, binlog_offset, gtid_set, resume_by) VALUES (?, ?, ?, ?, ?)"
+            + " ON DUPLICATE KEY UPDATE binlog_file = VALUES(binlog_file), binlog_offset = VALUES(binlog_offset),"
+            + " gtid_set = VALUES(gtid_set), resume_by = VALUES(resume_by), pending_file = NULL,"
+            + " pending_offset = NULL, pending_gtid_set = NULL")) {
+            ps.setString(1, stream);
+            ps.setString(2, p.coordinates().file());
+            ps.setLong(3, p.coordinates().offset());
+            ps.setString(4, p.gtids());
+            ps.setString(5, p.resumeBy().name().toLowerCase());
+            ps.executeUpdate();
+        }
+    }
+
     /** SQL that advances the position; parameters in {@link #bindAdvance} order. Clears pending. */
     public String advanceSql() {
         return "UPDATE " + qualified + " SET binlog_file = ?, binlog_offset = ?, gtid_set = ?, source_commit_us = ?,"

@@ -6,6 +6,9 @@ import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.server.check.TargetConnections;
+import io.binlogapplier.status.LastError;
+import io.binlogapplier.status.RunTable;
+import io.binlogapplier.status.StreamLock;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,7 +37,18 @@ public final class StatusReader {
         String table = schema + "." + StateStore.TABLE;
         StateStore.Saved saved = null;
         Instant updatedAt = null;
+        RunTable.Process process = null;
+        LastError lastError = null;
         try (Connection c = TargetConnections.open(config.target())) {
+            RunTable runs = new RunTable(schema, config.name());
+            try {
+                process = runs.process(c, new StreamLock(schema, config.name()).name()).orElse(null);
+                lastError = runs.lastError(c).orElse(null);
+            } catch (SQLException e) {
+                if (!VendorCode.ER_NO_SUCH_TABLE.is(e) && !VendorCode.ER_BAD_DB_ERROR.is(e)) {
+                    throw e;
+                }
+            }
             StateStore store = new StateStore(schema, config.name());
             Optional<StateStore.Saved> row = store.load(c);
             if (row.isPresent()) {
@@ -57,7 +71,7 @@ public final class StatusReader {
             sourceFailure = e;
         }
         return new Reading(new StatusReport(config.name(), table, config.target().address(), saved, updatedAt, source,
-            clock.instant()), sourceFailure);
+            clock.instant(), process, lastError), sourceFailure);
     }
 
     private static Instant updatedAt(Connection c, String schema, String name) throws SQLException {

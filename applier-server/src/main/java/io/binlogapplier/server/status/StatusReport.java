@@ -4,6 +4,8 @@ import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.MariadbGtidPosition;
 import io.binlogapplier.position.StateStore;
+import io.binlogapplier.status.LastError;
+import io.binlogapplier.status.RunTable;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -26,7 +28,18 @@ import java.util.Map;
  * @param source the source's side, or null when it could not be read
  */
 public record StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
-                           Source source, Instant now) {
+                           Source source, Instant now, RunTable.Process process, LastError lastError) {
+
+    /** Without what {@code applier_run} says (no process seen, no error kept). */
+    public StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
+                        Source source, Instant now) {
+        this(name, stateTable, target, saved, updatedAt, source, now, null, null);
+    }
+
+    /** An applier process holds the stream's lock now. */
+    public boolean running() {
+        return process != null && process.running();
+    }
 
     /**
      * @param end where the source's binlog ends now
@@ -123,6 +136,8 @@ public record StatusReport(String name, String stateTable, String target, StateS
         Map<String, String> rows = new LinkedHashMap<>();
         rows.put("applier", name);
         rows.put("state row", stateTable + " on " + target + (updatedAt == null ? "" : ", updated " + updatedAt));
+        rows.put("process", process == null ? "not running: no applier process seen yet" : process.describe());
+        rows.put("last error", lastError == null ? "none" : lastError.describe().replace("\n", " "));
         if (saved == null) {
             rows.put("position", "none: never started (the first run starts at source.start)");
         } else {
@@ -167,6 +182,22 @@ public record StatusReport(String name, String stateTable, String target, StateS
         f.add(field("started", saved != null));
         f.add(field("state_table", stateTable));
         f.add(field("updated_at", updatedAt == null ? null : updatedAt.toString()));
+        f.add(field("running", running()));
+        if (process != null) {
+            f.add("\"process\":{" + String.join(",", List.of(field("host", process.host()), field("pid", process.pid()),
+                field("started_at", str(process.startedAt())), field("alive_at", str(process.aliveAt())),
+                field("stopped_at", str(process.stoppedAt())), field("lock_holder", process.lockHolder()))) + "}");
+        }
+        if (lastError == null) {
+            f.add("\"last_error\":null");
+        } else {
+            f.add("\"last_error\":{" + String.join(",", List.of(field("exit_code", lastError.exitCode()),
+                field("name", lastError.name()), field("message", lastError.message()),
+                field("gtid", lastError.inTransaction() ? lastError.transaction().gtid() : null),
+                field("file", lastError.transaction().start().file()),
+                field("offset", lastError.transaction().start().offset()),
+                field("in_transaction", lastError.inTransaction()), field("at", str(lastError.at())))) + "}");
+        }
         if (saved != null) {
             f.add("\"position\":" + position(saved.position().coordinates(), saved.position().gtids(),
                 saved.position().resumeBy().name().toLowerCase()));
@@ -182,6 +213,10 @@ public record StatusReport(String name, String stateTable, String target, StateS
         f.add(field("bytes_behind", bytesBehind()));
         f.add(field("lag_seconds", lagSeconds()));
         return "{" + String.join(",", f) + "}";
+    }
+
+    private static String str(Instant t) {
+        return t == null ? null : t.toString();
     }
 
     private static String position(BinlogCoordinates c, String gtids, String resumeBy) {

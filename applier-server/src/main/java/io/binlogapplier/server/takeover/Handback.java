@@ -1,0 +1,74 @@
+package io.binlogapplier.server.takeover;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.binlog.SourceInspector;
+import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.position.StateStore;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * {@code handback}: with the applier stopped, the statements ({@link HandbackPlan}) that let the
+ * target's native replication continue exactly at the applier's saved position; printed, and run
+ * with {@code --execute}. The operator starts the replica ({@code START SLAVE}) after making sure
+ * the applier stays stopped.
+ */
+public final class Handback {
+    private Handback() {
+    }
+
+    /** @param by "file", "gtid" or null (as the replica was configured: {@code Using_Gtid}) */
+    public static String run(ApplierConfig config, boolean execute, String by) {
+        if (by != null && !by.equals("file") && !by.equals("gtid")) {
+            throw new ApplierException(ExitCode.USAGE, "--by " + by + ": give 'file' or 'gtid'");
+        }
+        try (StoppedApplier t = StoppedApplier.take(config, "handback");
+             SourceInspector source = SourceInspector.connect(config.source())) {
+            Connection c = t.connection();
+            StateStore.Saved saved = t.requireSaved("handback");
+            if (saved.pending() != null) {
+                throw new ApplierException(ExitCode.HANDBACK_PENDING, "handback refused: the transaction at "
+                    + saved.pending().coordinates() + " (a DDL or non-transactional change) may be partly applied;"
+                    + " run the applier until it has applied it (binlog-applier run --config F --until current),"
+                    + " then hand back");
+            }
+            boolean mariadb = NativeReplica.mariadb(c);
+            ReplicaStatus r = NativeReplica.requireReplicaOf(c, mariadb, source, config.source(), "handback");
+            if (!mariadb && "gtid".equals(by)) {
+                throw new ApplierException(ExitCode.USAGE, "--by gtid: a MySQL replica is handed back by file position"
+                    + " only (the applier's writes carry the target's own GTIDs); leave --by out");
+            }
+            boolean byGtid = mariadb && (by == null ? r.byGtid() : by.equals("gtid"));
+            List<String> statements = HandbackPlan.statements(mariadb, byGtid,
+                !mariadb && NativeReplica.mysqlReplicaSyntax(c), saved.position());
+            StringBuilder out = new StringBuilder("-- applier '" + config.name() + "' stopped at " + saved.position()
+                + "; native replication continues from there with:" + System.lineSeparator());
+            for (String s : statements) {
+                out.append(s).append(';').append(System.lineSeparator());
+            }
+            if (execute) {
+                try (Statement s = c.createStatement()) {
+                    for (String sql : statements) {
+                        s.execute(sql);
+                    }
+                }
+                out.append("-- executed on the target.");
+            } else {
+                out.append("-- printed only: run them on the target, or give --execute.");
+            }
+            String start = mariadb ? "START SLAVE" : "START REPLICA";
+            out.append(System.lineSeparator()).append("-- next: make sure the applier stays stopped (systemctl disable"
+                + " --now binlog-applier@").append(config.name()).append("), then run ").append(start)
+                .append("; on the target.");
+            return out.toString();
+        } catch (SQLException e) {
+            throw new ApplierException(ExitCode.TARGET_STATEMENT_FAILED, "handback: a statement failed on the target ("
+                + e.getMessage() + "); the target user needs REPLICATION SLAVE ADMIN (MariaDB 10.5+; older: SUPER)"
+                + " to change the replica", e);
+        }
+    }
+}

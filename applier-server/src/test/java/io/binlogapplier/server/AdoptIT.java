@@ -1,0 +1,175 @@
+package io.binlogapplier.server;
+
+import io.binlogapplier.harness.MariaDbServers;
+import io.binlogapplier.harness.TableComparison;
+import io.binlogapplier.harness.TestApplier;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Migrating a running native MariaDB replica to the applier and back, under a write load on the
+ * source: the target is a real replica (CHANGE MASTER TO / START SLAVE) of the throwaway source;
+ * its SQL thread is stopped, {@code adopt} takes its position, the applier continues; then the
+ * applier is stopped, {@code handback --execute} points the replica at the applier's position and
+ * START SLAVE continues. Every transaction adds to a counter row, so one applied twice or missed
+ * shows in the table comparison; a duplicate key or missing row stops either side with an error.
+ */
+class AdoptIT {
+    @RegisterExtension
+    static final MariaDbServers SERVERS = MariaDbServers.pair(List.of(), List.of("--skip-slave-start"));
+
+    /** Writes transactions on the source until stopped: an insert and a counter increment each. */
+    private static final class Load implements AutoCloseable {
+        private final AtomicBoolean stop = new AtomicBoolean();
+        private final AtomicLong written = new AtomicLong();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final Thread thread;
+
+        Load(String db, long firstId) {
+            thread = new Thread(() -> {
+                try (Connection c = SERVERS.source().connect(); Statement s = c.createStatement()) {
+                    for (long id = firstId; !stop.get(); id++) {
+                        s.execute("BEGIN");
+                        s.execute("INSERT INTO " + db + ".t VALUES (" + id + ", " + id % 97 + ")");
+                        s.execute("UPDATE " + db + ".counters SET n = n + 1, last = " + id + " WHERE id = " + id % 5);
+                        s.execute("COMMIT");
+                        written.incrementAndGet();
+                        Thread.sleep(2);
+                    }
+                } catch (SQLException | InterruptedException e) {
+                    failure.set(e);
+                }
+            }, "adopt-it-load");
+            thread.start();
+        }
+
+        long written() {
+            return written.get();
+        }
+
+        void awaitMore(long n) throws InterruptedException {
+            long until = written() + n;
+            while (written() < until && thread.isAlive()) {
+                Thread.sleep(20);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop.set(true);
+            thread.join(10_000);
+            assertThat(failure.get()).as("the load").isNull();
+        }
+    }
+
+    private static InProcessCli.Output cli(String... args) {
+        InProcessCli.Output out = InProcessCli.main(args);
+        System.out.println("$ binlog-applier " + String.join(" ", args) + "  [exit " + out.code() + "]\n" + out.text());
+        return out;
+    }
+
+    private static String column(String name) {
+        try (Connection c = SERVERS.target().connect(); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+            return rs.next() ? rs.getString(name) : null;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Waits until the native replica has executed everything the source has written. */
+    private static void awaitReplicaCaughtUp() throws InterruptedException {
+        String sourceGtid = SERVERS.source().queryString("SELECT @@gtid_binlog_pos");
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            String applied = SERVERS.target().queryString("SELECT @@gtid_slave_pos");
+            assertThat(column("Last_SQL_Errno")).as("replica error: " + column("Last_SQL_Error")).isEqualTo("0");
+            if (sourceGtid.equals(applied)) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the native replica did not catch up with " + sourceGtid + ": at "
+            + SERVERS.target().queryString("SELECT @@gtid_slave_pos"));
+    }
+
+    @ParameterizedTest(name = "replica by {0}")
+    @ValueSource(strings = {"gtid", "file"})
+    void aNativeReplicaIsAdoptedUnderLoadAndHandedBackWithNothingLostOrTwice(String by) throws Exception {
+        String db = "mig_" + by;
+        SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL");
+        String sourceAt = TestApplier.currentPosition(SERVERS.source());
+        String[] fp = sourceAt.split(":");
+        if (by.equals("gtid")) {
+            SERVERS.target().execute("SET GLOBAL gtid_slave_pos = '" + SERVERS.source().queryString(
+                "SELECT @@gtid_binlog_pos") + "'");
+        }
+        SERVERS.target().execute("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + SERVERS.source().port()
+            + ", MASTER_USER='repl', MASTER_PASSWORD='repl', " + (by.equals("gtid") ? "MASTER_USE_GTID=slave_pos"
+            : "MASTER_USE_GTID=no, MASTER_LOG_FILE='" + fp[0] + "', MASTER_LOG_POS=" + fp[1]), "START SLAVE");
+        SERVERS.source().execute("CREATE DATABASE " + db,
+            "CREATE TABLE " + db + ".t (id BIGINT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB",
+            "CREATE TABLE " + db + ".counters (id INT PRIMARY KEY, n BIGINT NOT NULL, last BIGINT NOT NULL)"
+                + " ENGINE=InnoDB",
+            "INSERT INTO " + db + ".counters VALUES (0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0)");
+        Path cfg = Configs.write(TestApplier.yaml(SERVERS.servers(), db, "current", "optimistic", 4, null));
+
+        try (Load load = new Load(db, 1)) {
+            load.awaitMore(300);
+            InProcessCli.Output refusedRunning = cli("adopt", "--config", cfg.toString());
+            SERVERS.target().execute("STOP SLAVE SQL_THREAD");
+            load.awaitMore(300); // the source moves on; the replica's I/O thread keeps reading
+
+            InProcessCli.Output adopted = cli("adopt", "--config", cfg.toString());
+
+            assertThat(refusedRunning.code()).as(refusedRunning.text()).isEqualTo(33);
+            assertThat(refusedRunning.text()).contains("STOP SLAVE SQL_THREAD");
+            assertThat(adopted.code()).as(adopted.text()).isZero();
+            assertThat(adopted.text()).contains("(resume by " + by + "; replica Using_Gtid="
+                + (by.equals("gtid") ? "Slave_Pos" : "No"));
+            try (CliRun applier = CliRun.start("run", "--config", cfg.toString())) {
+                load.awaitMore(500);
+                load.close();
+                String end = TestApplier.currentPosition(SERVERS.source());
+                applier.awaitThat("caught up with " + end, 120, () -> end.equals(SERVERS.target().queryString(
+                    "SELECT CONCAT(binlog_file, ':', binlog_offset) FROM binlog_applier.applier_position WHERE"
+                        + " stream = '" + db + "'")), () -> "");
+                applier.terminate();
+                assertThat(applier.await(60).exitCode()).isZero();
+            }
+        }
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+        long afterApplier = SERVERS.target().queryLong("SELECT SUM(n) FROM " + db + ".counters");
+
+        InProcessCli.Output handedBack = cli("handback", "--config", cfg.toString(), "--execute");
+        SERVERS.target().execute("START SLAVE");
+        try (Load more = new Load(db, 1_000_000)) {
+            more.awaitMore(400);
+        }
+        awaitReplicaCaughtUp();
+        CliRun.Result besideTheReplica = CliRun.run(60, "run", "--config", cfg.toString(), "--until", "current");
+
+        assertThat(handedBack.code()).as(handedBack.text()).isZero();
+        assertThat(handedBack.text()).contains(by.equals("gtid") ? "MASTER_USE_GTID = slave_pos" : "MASTER_LOG_POS");
+        assertThat(column("Slave_SQL_Running")).isEqualTo("Yes");
+        assertThat(besideTheReplica.exitCode()).as("the applier beside a native replica of the same source: "
+            + besideTheReplica.output()).isEqualTo(33);
+        assertThat(column("Last_SQL_Errno")).isEqualTo("0");
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+        assertThat(SERVERS.target().queryLong("SELECT SUM(n) FROM " + db + ".counters"))
+            .isEqualTo(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".t")).isGreaterThan(afterApplier);
+        SERVERS.target().execute("STOP SLAVE");
+    }
+}
