@@ -34,6 +34,14 @@ public enum ExitCode {
     TARGET_PRIVILEGE(25, false, "the target user lacks a privilege"),
     TARGET_STATEMENT_FAILED(26, false, "a statement from the source failed on the target"),
     STATE_INVALID(30, false, "the applier state table on the target is unusable"),
+    /**
+     * {@code verify} found a table whose rows differ from the source's. Only {@code verify} returns it
+     * (never {@code run}); "restart may help" is true only to keep it out of RestartPreventExitStatus=,
+     * as for {@link #CHECK_FAILED}.
+     */
+    VERIFY_DIFFERS(38, true, "verify found rows that differ between source and target"),
+    /** {@code verify} could not confirm every chunk (rows kept changing, applier behind); only verify returns it. */
+    VERIFY_INCOMPLETE(39, true, "verify could not compare every table (none differed)"),
     STOP_TIMEOUT(40, true, "graceful stop did not finish in time"),
     METRICS_LISTEN(50, false, "the metrics endpoint cannot listen on metrics.listen (address in use or not allowed)");
 
