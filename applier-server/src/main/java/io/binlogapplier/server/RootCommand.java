@@ -12,7 +12,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "binlog-applier", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "Applies a MySQL/MariaDB source's binlog to a target server, in parallel and exactly once.",
-    subcommands = {RunCommand.class, CheckCommand.class, StatusCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {RunCommand.class, CheckCommand.class, StatusCommand.class, VerifyCommand.class,
+        CommandLine.HelpCommand.class})
 final class RootCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -21,7 +22,7 @@ final class RootCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         spec.commandLine().usage(System.err);
-        System.err.println("binlog-applier: give a command: run, check or status");
+        System.err.println("binlog-applier: give a command: run, check, status or verify");
         return ExitCode.USAGE.code();
     }
 
