@@ -97,25 +97,21 @@ public final class ChunkSql {
      * does not use an index for a row constructor comparison {@code (a, b) > (?, ?)}.
      */
     static String above(List<String> key, List<Object> values, List<Object> params) {
-        return lexicographic(key, values, params, ">", null);
+        return lexicographic(key, values, params, ">", ">");
     }
 
-    /** {@code key <= values}: {@code a < ? OR (a = ? AND b < ?) OR (a = ? AND b = ?)}. */
+    /** {@code key <= values}: {@code a < ? OR (a = ? AND b <= ?)}. */
     static String atOrBelow(List<String> key, List<Object> values, List<Object> params) {
-        return lexicographic(key, values, params, "<", "=");
+        return lexicographic(key, values, params, "<", "<=");
     }
 
     private static String lexicographic(List<String> key, List<Object> values, List<Object> params, String strict,
-                                        String orEqualLast) {
+                                        String last) {
         List<String> alternatives = new ArrayList<>();
         for (int i = 0; i < key.size(); i++) {
-            alternatives.add(prefixEqual(key, values, params, i) + quote(key.get(i)) + " " + strict + " ?");
+            String op = i == key.size() - 1 ? last : strict;
+            alternatives.add(prefixEqual(key, values, params, i) + quote(key.get(i)) + " " + op + " ?");
             params.add(values.get(i));
-        }
-        if (orEqualLast != null) {
-            int last = key.size() - 1;
-            alternatives.add(prefixEqual(key, values, params, last) + quote(key.get(last)) + " = ?");
-            params.add(values.get(last));
         }
         if (alternatives.size() == 1) {
             return alternatives.get(0);
