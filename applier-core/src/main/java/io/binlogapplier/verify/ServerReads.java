@@ -24,6 +24,8 @@ final class ServerReads {
     record Read<T>(BinlogCoordinates at, T value) {
     }
 
+    private static final int READ_TIMEOUT_MILLIS = 15 * 60_000;
+
     private final Connection source;
     private final boolean mariadbSource;
     private final Connection target;
@@ -51,6 +53,9 @@ final class ServerReads {
                 s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
             }
             c.setAutoCommit(true);
+            // The connections come with run's 30 s socket timeout; one read of a large keyless table may take
+            // longer. Still bounded, so that a server that stops answering ends verify instead of hanging it.
+            c.setNetworkTimeout(Runnable::run, READ_TIMEOUT_MILLIS);
         }
     }
 
