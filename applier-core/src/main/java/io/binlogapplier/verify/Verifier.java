@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -116,33 +117,51 @@ public final class Verifier {
     private record Outcome(TableResult.Result verdict, long rows, String detail) {
     }
 
+    /**
+     * One chunk: a checksum attempt first, which settles a quiet chunk that matches in three cheap
+     * reads. Otherwise a keyed chunk is compared row by row ({@link #byRow}), so that a few rows the
+     * source keeps writing do not keep the rest of the chunk from a verdict; a keyless one is retried whole.
+     */
     private Outcome chunk(TableShape t, ChunkRange range) throws SQLException, InterruptedException {
+        Attempt a = attempt(t, range);
+        if (a.verdict() == Attempt.Verdict.MATCH) {
+            return new Outcome(TableResult.Result.MATCH, a.before().rows(), "");
+        }
+        return t.chunked() ? byRow(t, range) : whole(t, range, a);
+    }
+
+    /** A keyless table, one chunk: checksum attempts until a verdict, a difference seen twice. */
+    private Outcome whole(TableShape t, ChunkRange range, Attempt first) throws SQLException, InterruptedException {
+        Attempt a = first;
         int differs = 0;
-        Attempt a = null;
-        for (int i = 0; i < config.attempts(); i++) {
-            if (i > 0) {
-                Thread.sleep(Math.min(100L << i, 2_000));
-            }
-            a = attempt(t, range);
+        for (int i = 1; ; i++) {
             switch (a.verdict()) {
                 case MATCH -> {
                     return new Outcome(TableResult.Result.MATCH, a.before().rows(), "");
                 }
                 case DIFFERS -> {
                     if (++differs >= 2) {
-                        return new Outcome(TableResult.Result.DIFFERS, a.before().rows(), narrow(t, range, a));
+                        return new Outcome(TableResult.Result.DIFFERS, a.before().rows(), range.describe(t.key())
+                            + ": differs (" + a.before().rows() + " rows on the source, " + a.target().rows()
+                            + " on the target)");
                     }
                 }
                 case BEHIND -> {
                     if (stalled) {
-                        return new Outcome(TableResult.Result.UNVERIFIED, a.before().rows(), behind(a));
+                        return new Outcome(TableResult.Result.UNVERIFIED, a.before().rows(),
+                            behind(a.applied(), a.sourceBefore()));
                     }
                 }
                 case CHANGING -> { }
             }
+            if (i >= config.attempts()) {
+                break;
+            }
+            Thread.sleep(Math.min(100L << i, 2_000));
+            a = attempt(t, range);
         }
         String why = switch (a.verdict()) {
-            case BEHIND -> behind(a);
+            case BEHIND -> behind(a.applied(), a.sourceBefore());
             case DIFFERS -> "differed once, then could not be compared again (its rows kept changing)";
             default -> "its rows changed on the source during each of " + config.attempts() + " attempts;"
                 + " verify again when the writes to them slow down";
@@ -150,10 +169,83 @@ public final class Verifier {
         return new Outcome(TableResult.Result.UNVERIFIED, a.before().rows(), why);
     }
 
-    private static String behind(Attempt a) {
-        return "differs, but the applier (at " + (a.applied() == null ? "no saved position" : a.applied())
-            + ") has not reached the source (" + a.sourceBefore() + "), which may have changed these rows since:"
+    private String behind(BinlogCoordinates applied, BinlogCoordinates source) {
+        return "differs, but the applier (at " + (applied == null ? "no saved position" : applied)
+            + ") has not reached the source (" + source + "), which may have changed these rows since:"
             + " run verify while the applier runs, or when the source has no writes";
+    }
+
+    /**
+     * A keyed chunk row by row: the key and MD5 of each row, read as in {@link Attempt} (source,
+     * target, source). A row matches when the target holds what the source held in either read; it
+     * differs when both source reads agree, the applier had reached the first, and the target does
+     * not, twice; rows without a verdict are read again (the whole range, cheaply) up to
+     * {@code attempts} times.
+     */
+    private Outcome byRow(TableShape t, ChunkRange range) throws SQLException, InterruptedException {
+        String name = t.key().size() == 1 ? t.key().get(0) : "(" + String.join(",", t.key()) + ")";
+        Map<String, Integer> differsSeen = new HashMap<>();
+        List<String> differing = new ArrayList<>();
+        Set<String> pending = null;
+        long rows = 0;
+        boolean behind = false;
+        BinlogCoordinates applied = null;
+        BinlogCoordinates sourceAt = null;
+        for (int i = 0; i < config.attempts(); i++) {
+            if (i > 0) {
+                Thread.sleep(Math.min(100L << i, 2_000));
+            }
+            ServerReads.Read<Map<String, String>> before = reads.sourceRows(t, range);
+            throttle.read(before.value().size());
+            awaitApplied(before.at());
+            ServerReads.Read<Map<String, String>> onTarget = reads.targetRows(t, range);
+            ServerReads.Read<Map<String, String>> after = reads.sourceRows(t, range);
+            throttle.read(after.value().size());
+            rows = before.value().size();
+            applied = onTarget.at();
+            sourceAt = before.at();
+            behind = applied == null || !applied.atOrAfter(sourceAt);
+            Set<String> keys = pending;
+            if (keys == null) {
+                keys = new LinkedHashSet<>(before.value().keySet());
+                keys.addAll(onTarget.value().keySet());
+                keys.addAll(after.value().keySet());
+            }
+            Set<String> still = new LinkedHashSet<>();
+            for (String k : keys) {
+                String s1 = before.value().get(k);
+                String s2 = after.value().get(k);
+                String tg = onTarget.value().get(k);
+                if (Objects.equals(tg, s1) || Objects.equals(tg, s2)) {
+                    continue;
+                }
+                if (Objects.equals(s1, s2) && !behind && differsSeen.merge(k, 1, Integer::sum) >= 2) {
+                    differing.add(name + "=" + k + (s1 == null ? " extra on the target"
+                        : tg == null ? " missing on the target" : " changed"));
+                    continue;
+                }
+                still.add(k);
+            }
+            pending = still;
+            if (pending.isEmpty() || (behind && stalled)) {
+                break;
+            }
+        }
+        String where = range.describe(t.key());
+        String open = pending.isEmpty() ? "" : pending.size() + (pending.size() == 1 ? " row" : " rows") + " ("
+            + name + "=" + pending.iterator().next() + (pending.size() > 1 ? ", ..." : "") + ") "
+            + (behind ? behind(applied, sourceAt) : "changed on the source during each of " + config.attempts()
+            + " attempts; verify again when the writes to them slow down");
+        if (!differing.isEmpty()) {
+            String listed = String.join(", ", differing.subList(0, Math.min(differing.size(), MAX_ROWS_LISTED)));
+            return new Outcome(TableResult.Result.DIFFERS, rows, where + ": " + differing.size()
+                + (differing.size() == 1 ? " row differs: " : " rows differ: ") + listed
+                + (differing.size() > MAX_ROWS_LISTED ? ", ..." : "") + (open.isEmpty() ? "" : "; and " + open));
+        }
+        if (!pending.isEmpty()) {
+            return new Outcome(TableResult.Result.UNVERIFIED, rows, open);
+        }
+        return new Outcome(TableResult.Result.MATCH, rows, "");
     }
 
     private Attempt attempt(TableShape t, ChunkRange range) throws SQLException, InterruptedException {
@@ -205,43 +297,5 @@ public final class Verifier {
                 return;
             }
         }
-    }
-
-    /** The rows of a differing chunk that differ: the same three reads, by row. */
-    private String narrow(TableShape t, ChunkRange range, Attempt a) throws SQLException, InterruptedException {
-        String where = range.describe(t.key());
-        if (!t.chunked()) {
-            return where + ": differs (" + a.before().rows() + " rows on the source, " + a.target().rows()
-                + " on the target)";
-        }
-        ServerReads.Read<Map<String, String>> before = reads.sourceRows(t, range);
-        throttle.read(before.value().size());
-        awaitApplied(before.at());
-        ServerReads.Read<Map<String, String>> onTarget = reads.targetRows(t, range);
-        ServerReads.Read<Map<String, String>> after = reads.sourceRows(t, range);
-        throttle.read(after.value().size());
-        if (onTarget.at() == null || !onTarget.at().atOrAfter(before.at())) {
-            return where + ": differs (rows not narrowed: the applier fell behind)";
-        }
-        Set<String> keys = new LinkedHashSet<>(before.value().keySet());
-        keys.addAll(onTarget.value().keySet());
-        List<String> rows = new ArrayList<>();
-        String name = t.key().size() == 1 ? t.key().get(0) : "(" + String.join(",", t.key()) + ")";
-        for (String k : keys) {
-            String s1 = before.value().get(k);
-            String s2 = after.value().get(k);
-            String tg = onTarget.value().get(k);
-            if (!Objects.equals(s1, s2) || Objects.equals(s1, tg)) {
-                continue; // changing on the source, or the same
-            }
-            rows.add(name + "=" + k + (s1 == null ? " extra on the target" : tg == null ? " missing on the target"
-                : " changed"));
-        }
-        if (rows.isEmpty()) {
-            return where + ": differs (its rows changed before they could be listed)";
-        }
-        String listed = String.join(", ", rows.subList(0, Math.min(rows.size(), MAX_ROWS_LISTED)));
-        return where + ": " + rows.size() + (rows.size() == 1 ? " row differs: " : " rows differ: ") + listed
-            + (rows.size() > MAX_ROWS_LISTED ? ", ..." : "");
     }
 }

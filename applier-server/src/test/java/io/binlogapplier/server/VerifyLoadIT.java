@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * row in a middle one, an extra row and a changed last row in the last) are each reported. The load
  * writes to every table but the last, where the differences are planted (sysbench would overwrite a
  * planted row, or stop the applier on a deleted one). Small by default; the size of the README's
- * figures: {@code -Dverify.load.tables=10 -Dverify.load.rows=200000 -Dverify.load.runs=5}.
+ * figures: {@code -Dverify.load.tables=10 -Dverify.load.rows=200000 -Dverify.load.runs=5 -Dverify.load.rate=0}.
  */
 class VerifyLoadIT {
     @RegisterExtension
@@ -34,6 +34,8 @@ class VerifyLoadIT {
     private static final int TABLES = Integer.getInteger("verify.load.tables", 3);
     private static final int ROWS = Integer.getInteger("verify.load.rows", 20_000);
     private static final int RUNS = Integer.getInteger("verify.load.runs", 2);
+    /** sysbench transactions per second; 0: as fast as it can (for the throughput figures). */
+    private static final int RATE = Integer.getInteger("verify.load.rate", 300);
     private static final Pattern TPS = Pattern.compile("transactions:\\s+(\\d+)\\s+\\(([0-9.]+) per sec");
 
     @Test
@@ -64,12 +66,12 @@ class VerifyLoadIT {
             awaitCaughtUp(failure, 600);
             System.out.printf("applied in %.1f s%n", (System.nanoTime() - t0) / 1e9);
             String baseline = Sysbench.run(SERVERS.source(), "sbtest", "oltp_write_only", "run",
-                "--tables=" + (TABLES - 1), "--table-size=" + ROWS, "--threads=2", "--time=20");
+                "--tables=" + (TABLES - 1), "--table-size=" + ROWS, "--threads=2", "--rate=" + RATE, "--time=20");
             System.out.println("load without verify: " + tps(baseline));
             load = new Thread(() -> {
                 while (loading.get()) {
                     String out = Sysbench.run(SERVERS.source(), "sbtest", "oltp_write_only", "run",
-                        "--tables=" + (TABLES - 1), "--table-size=" + ROWS, "--threads=2", "--time=10");
+                        "--tables=" + (TABLES - 1), "--table-size=" + ROWS, "--threads=2", "--rate=" + RATE, "--time=10");
                     synchronized (loadRuns) {
                         loadRuns.add(tps(out));
                     }
