@@ -17,11 +17,11 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Compares applied tables chunk by chunk (docs/verify.md). Each chunk is compared by {@link Attempt}s:
- * source, target, source again, each in a short consistent snapshot; a chunk matches when the target
- * holds what the source held at one of the two snapshots, differs when a stable source chunk and an
- * applier past the first snapshot disagree twice, and is unverified when its rows kept changing or the
- * applier never reached the source's snapshot. Differing chunks are narrowed to their rows the same way.
+ * Compares applied tables chunk by chunk (docs/verify.md). Each chunk is compared by an {@link Attempt}:
+ * source, target, source again, each in a short consistent snapshot; it matches when the target holds
+ * what the source held at one of the two snapshots. Any other chunk is compared the same way row by
+ * row: a row differs when a stable source row and an applier past the first snapshot disagree twice,
+ * and stays unverified when it kept changing or the applier never reached the source's snapshot.
  * The source's writes never stop; verify reads only. One thread.
  */
 public final class Verifier {
