@@ -55,6 +55,14 @@ public enum ExitCode {
     NO_SAVED_POSITION(36, false, "the target has no saved position for this applier"),
     /** {@code handback}: the saved position has a pending (possibly partly applied) DDL. Commands only. */
     HANDBACK_PENDING(37, false, "handback refused: a DDL or non-transactional transaction may be partly applied"),
+    /**
+     * {@code verify} found a table whose rows differ from the source's. Only {@code verify} returns it
+     * (never {@code run}); "restart may help" is true only to keep it out of RestartPreventExitStatus=,
+     * as for {@link #CHECK_FAILED}.
+     */
+    VERIFY_DIFFERS(38, true, "verify found rows that differ between source and target"),
+    /** {@code verify} could not confirm every chunk (rows kept changing, applier behind); only verify returns it. */
+    VERIFY_INCOMPLETE(39, true, "verify could not compare every table (none differed)"),
     STOP_TIMEOUT(40, true, "graceful stop did not finish in time"),
     METRICS_LISTEN(50, false, "the metrics endpoint cannot listen on metrics.listen (address in use or not allowed)");
 

@@ -58,6 +58,11 @@ public final class SourceInspector implements AutoCloseable {
         }
     }
 
+    /** The inspector's JDBC connection, for other read-only work ({@code verify}); closed with the inspector. */
+    public Connection jdbc() {
+        return connection;
+    }
+
     public boolean mariadb() {
         return mariadb;
     }

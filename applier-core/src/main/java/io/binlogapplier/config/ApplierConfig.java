@@ -7,9 +7,17 @@ package io.binlogapplier.config;
  * @param filter which source tables are applied, under which target schema ({@link FilterConfig#NONE}: all, as they are)
  * @param metrics where the metrics endpoint listens
  * @param durability what happens to the target's flush settings
+ * @param verify how {@code verify} reads the servers
  */
 public record ApplierConfig(String name, SourceConfig source, TargetConfig target, ApplyConfig apply,
-                            FilterConfig filter, MetricsConfig metrics, DurabilityConfig durability) {
+                            FilterConfig filter, MetricsConfig metrics, DurabilityConfig durability,
+                            VerifyConfig verify) {
+
+    /** Without a {@code verify:} section: its defaults. */
+    public ApplierConfig(String name, SourceConfig source, TargetConfig target, ApplyConfig apply,
+                         FilterConfig filter, MetricsConfig metrics, DurabilityConfig durability) {
+        this(name, source, target, apply, filter, metrics, durability, VerifyConfig.DEFAULT);
+    }
 
     /** This configuration with {@code apply.method} replaced (by the method {@code auto} resolved to). */
     public ApplierConfig withApplyMethod(ApplyMethod method) {
@@ -17,6 +25,6 @@ public record ApplierConfig(String name, SourceConfig source, TargetConfig targe
         return new ApplierConfig(name, source, target, new ApplyConfig(a.mode(), method, a.workers(),
             a.unitMaxTransactions(), a.unitMaxBytes(), a.unitMaxDelay(), a.ringEntries(), a.ringBytes(), a.retries(),
             a.netEffect()),
-            filter, metrics, durability);
+            filter, metrics, durability, verify);
     }
 }

@@ -71,11 +71,12 @@ public final class ConfigLoader {
         FilterConfig filter = FilterConfigReader.read(r.section("filter"), target.stateSchema());
         MetricsConfig metrics = metrics(r.section("metrics"));
         DurabilityConfig durability = durability(r.section("durability"));
+        VerifyConfig verify = verify(r.section("verify"));
         r.rejectUnknown();
         if (!problems.isEmpty()) {
             throw new ConfigException(origin, problems);
         }
-        return new ApplierConfig(name, source, target, apply, filter, metrics, durability);
+        return new ApplierConfig(name, source, target, apply, filter, metrics, durability, verify);
     }
 
     /**
@@ -208,6 +209,16 @@ public final class ConfigLoader {
         Duration strictAfter = r.duration("strict_after", d.strictAfter(), Duration.ofSeconds(1));
         r.rejectUnknown();
         return new DurabilityConfig(mode, threshold, strictAfter);
+    }
+
+    private VerifyConfig verify(ConfigReader r) {
+        VerifyConfig d = VerifyConfig.DEFAULT;
+        int chunkRows = (int) r.integer("chunk_rows", d.chunkRows(), 10, 1_000_000, false);
+        long rate = r.integer("rows_per_second", d.rowsPerSecond(), 0, 1_000_000_000L, false);
+        int attempts = (int) r.integer("attempts", d.attempts(), 2, 100, false);
+        Duration catchUp = r.duration("catch_up_timeout", d.catchUpTimeout(), Duration.ofSeconds(1));
+        r.rejectUnknown();
+        return new VerifyConfig(chunkRows, rate, attempts, catchUp);
     }
 
     /** password, password_file or password_env: at most one. */

@@ -83,5 +83,18 @@ class MetricsAndDurabilityConfigTest {
 
         assertThat(c.metrics()).isEqualTo(MetricsConfig.DEFAULT);
         assertThat(c.durability()).isEqualTo(DurabilityConfig.DEFAULT);
+        assertThat(c.verify()).isEqualTo(VerifyConfig.DEFAULT);
+    }
+
+    @Test
+    void verifyHasDefaultsAndChecksItsKeys() {
+        assertThat(parse("").verify()).isEqualTo(VerifyConfig.DEFAULT);
+        assertThat(parse("verify: {chunk_rows: 500, rows_per_second: 0, attempts: 3, catch_up_timeout: 5s}\n").verify())
+            .isEqualTo(new VerifyConfig(500, 0, 3, Duration.ofSeconds(5)));
+        assertThatThrownBy(() -> parse("verify: {chunk_rows: 5, rows_per_second: -1, rate: 3}\n"))
+            .isInstanceOf(ConfigException.class)
+            .hasMessageContaining("verify.chunk_rows")
+            .hasMessageContaining("verify.rows_per_second")
+            .hasMessageContaining("verify.rate: unknown key");
     }
 }

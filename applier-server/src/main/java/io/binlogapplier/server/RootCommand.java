@@ -12,8 +12,9 @@ import java.util.concurrent.Callable;
 
 @Command(name = "binlog-applier", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "Applies a MySQL/MariaDB source's binlog to a target server, in parallel and exactly once.",
-    subcommands = {RunCommand.class, CheckCommand.class, StatusCommand.class, SetPositionCommand.class,
-        SkipCommand.class, AdoptCommand.class, HandbackCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {RunCommand.class, CheckCommand.class, StatusCommand.class, VerifyCommand.class,
+        SetPositionCommand.class, SkipCommand.class, AdoptCommand.class, HandbackCommand.class,
+        CommandLine.HelpCommand.class})
 final class RootCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -22,8 +23,8 @@ final class RootCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         spec.commandLine().usage(System.err);
-        System.err.println("binlog-applier: give a command: run, check, status, set-position, skip, adopt or"
-            + " handback");
+        System.err.println("binlog-applier: give a command: run, check, status, verify, set-position, skip, adopt"
+            + " or handback");
         return ExitCode.USAGE.code();
     }
 

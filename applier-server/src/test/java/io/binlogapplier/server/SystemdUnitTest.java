@@ -38,6 +38,15 @@ class SystemdUnitTest {
     }
 
     @Test
+    void theCodesOnlyVerifyReturnsAreNotTheUnitsBusiness() throws IOException {
+        // run never returns them; listing them would only hide a real non-restartable code among them
+        assertThat(service().get("RestartPreventExitStatus"))
+            .doesNotContain(String.valueOf(ExitCode.VERIFY_DIFFERS.code()), String.valueOf(ExitCode.VERIFY_INCOMPLETE.code()));
+        assertThat(ExitCode.VERIFY_DIFFERS.code()).isEqualTo(38);
+        assertThat(ExitCode.VERIFY_INCOMPLETE.code()).isEqualTo(39);
+    }
+
+    @Test
     void restartsOnFailureAndStopsWithSigtermWithinTheGracefulStopTime() throws IOException {
         Map<String, List<String>> service = service();
 
