@@ -7,9 +7,11 @@ package io.binlogapplier.config;
  * @param filter which source tables are applied, under which target schema ({@link FilterConfig#NONE}: all, as they are)
  * @param metrics where the metrics endpoint listens
  * @param durability what happens to the target's flush settings
+ * @param log log levels, format and the progress line
  */
 public record ApplierConfig(String name, SourceConfig source, TargetConfig target, ApplyConfig apply,
-                            FilterConfig filter, MetricsConfig metrics, DurabilityConfig durability) {
+                            FilterConfig filter, MetricsConfig metrics, DurabilityConfig durability,
+                            LogConfig log) {
 
     /** This configuration with {@code apply.method} replaced (by the method {@code auto} resolved to). */
     public ApplierConfig withApplyMethod(ApplyMethod method) {
@@ -17,6 +19,6 @@ public record ApplierConfig(String name, SourceConfig source, TargetConfig targe
         return new ApplierConfig(name, source, target, new ApplyConfig(a.mode(), method, a.workers(),
             a.unitMaxTransactions(), a.unitMaxBytes(), a.unitMaxDelay(), a.ringEntries(), a.ringBytes(), a.retries(),
             a.netEffect()),
-            filter, metrics, durability);
+            filter, metrics, durability, log);
     }
 }
