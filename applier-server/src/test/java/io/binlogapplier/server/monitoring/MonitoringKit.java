@@ -19,12 +19,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The files of monitoring/ as the tests read them: the dashboard's queries, the alert rules, promtool. */
-final class MonitoringKit {
-    static final Path DIR = Path.of("..", "monitoring");
-    static final Path DASHBOARD = DIR.resolve("grafana-dashboard.json");
-    static final Path ALERTS = DIR.resolve("alerts.yml");
-    static final Path ALERT_TESTS = DIR.resolve("alerts.test.yml");
-    static final Path SCRAPE_CONFIG = DIR.resolve("prometheus.yml");
+public final class MonitoringKit {
+    public static final Path DIR = Path.of("..", "monitoring");
+    public static final Path DASHBOARD = DIR.resolve("grafana-dashboard.json");
+    public static final Path ALERTS = DIR.resolve("alerts.yml");
+    public static final Path ALERT_TESTS = DIR.resolve("alerts.test.yml");
+    public static final Path SCRAPE_CONFIG = DIR.resolve("prometheus.yml");
 
     /** Names of metrics in a PromQL expression: the applier's, the JVM's and process's, and up. */
     private static final Pattern METRIC = Pattern.compile(
@@ -33,10 +33,10 @@ final class MonitoringKit {
     private MonitoringKit() {
     }
 
-    record Rule(String alert, String expr) {
+    public record Rule(String alert, String expr) {
     }
 
-    static String read(Path p) {
+    public static String read(Path p) {
         try {
             return Files.readString(p, StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -46,7 +46,7 @@ final class MonitoringKit {
 
     /** Every panel query of the dashboard, as written (with $target and $__rate_interval). */
     @SuppressWarnings("unchecked")
-    static List<String> dashboardQueries() {
+    public static List<String> dashboardQueries() {
         Map<String, Object> dashboard = Json.object(read(DASHBOARD));
         List<String> out = new ArrayList<>();
         for (Object p : (List<Object>) dashboard.get("panels")) {
@@ -62,12 +62,12 @@ final class MonitoringKit {
     }
 
     /** The dashboard query as Prometheus gets it from Grafana for one target and a 1-minute rate window. */
-    static String forTarget(String query, String target) {
+    public static String forTarget(String query, String target) {
         return query.replace("$target", target).replace("$__rate_interval", "1m");
     }
 
     @SuppressWarnings("unchecked")
-    static List<Rule> rules() {
+    public static List<Rule> rules() {
         Map<String, Object> file = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(read(ALERTS));
         List<Rule> out = new ArrayList<>();
         for (Object g : (List<Object>) file.get("groups")) {
@@ -79,7 +79,7 @@ final class MonitoringKit {
         return out;
     }
 
-    static Set<String> metricNames(String expr) {
+    public static Set<String> metricNames(String expr) {
         Set<String> names = new TreeSet<>();
         Matcher m = METRIC.matcher(expr);
         while (m.find()) {
@@ -89,7 +89,7 @@ final class MonitoringKit {
     }
 
     /** Every metric name the dashboard and the rules use. */
-    static Set<String> metricNamesUsed() {
+    public static Set<String> metricNamesUsed() {
         Set<String> names = new TreeSet<>();
         dashboardQueries().forEach(q -> names.addAll(metricNames(q)));
         rules().forEach(r -> names.addAll(metricNames(r.expr())));
@@ -97,7 +97,7 @@ final class MonitoringKit {
     }
 
     /** The metric names of a Prometheus text-format scrape. */
-    static Set<String> exported(String scrape) {
+    public static Set<String> exported(String scrape) {
         Set<String> names = new TreeSet<>();
         for (String line : scrape.split("\n")) {
             if (!line.isBlank() && !line.startsWith("#")) {
@@ -108,7 +108,7 @@ final class MonitoringKit {
     }
 
     /** The path of a Prometheus tool (promtool, prometheus); fails naming how to install it. */
-    static String tool(String name) {
+    public static String tool(String name) {
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
             if (Files.isExecutable(Path.of(dir, name))) {
                 return Path.of(dir, name).toString();
@@ -117,10 +117,10 @@ final class MonitoringKit {
         throw new AssertionError(name + " is not installed: run scripts/setup.sh (apt-get install prometheus)");
     }
 
-    record Run(int exitCode, String output) {
+    public record Run(int exitCode, String output) {
     }
 
-    static Run run(List<String> command) {
+    public static Run run(List<String> command) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
