@@ -83,5 +83,6 @@ class MetricsAndDurabilityConfigTest {
 
         assertThat(c.metrics()).isEqualTo(MetricsConfig.DEFAULT);
         assertThat(c.durability()).isEqualTo(DurabilityConfig.DEFAULT);
+        assertThat(c.log()).isEqualTo(LogConfig.DEFAULT);
     }
 }
