@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,8 +54,17 @@ class MonitoringIT {
             "  method: sql\n  unit_max_transactions: 1\n  net_effect: false\n"))
             + "filter:\n  exclude: [\"mondb.skipped\"]\n" + LOG_JSON;
         Path cfg = Configs.write(yaml);
-        try (Prometheus prometheus = Prometheus.scraping(endpoint.port());
-             CliRun run = CliRun.start("run", "--config", cfg.toString())) {
+        // The target's table locked: the applier stays behind (bytes behind, progress lines) until the test
+        // has seen it so, however fast this machine would otherwise catch up.
+        try (Connection lock = SERVERS.target().connect();
+             Prometheus prometheus = Prometheus.scraping(endpoint.port());
+             CliRun run = lockThenRun(lock, cfg)) {
+            run.awaitThat("behind, as Prometheus and the log see it", 120,
+                () -> !prometheus.query("binlog_applier_bytes_behind{target=\"mon\"} > 0").isEmpty()
+                    && run.output().contains("progress: applied"), prometheus::log);
+            try (Statement st = lock.createStatement()) {
+                st.execute("UNLOCK TABLES");
+            }
             endpoint.awaitState("caught_up", run, 180);
             // The GC meters appear with the first collection; make sure there was one.
             MonitoringKit.Run gc = MonitoringKit.run(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd")
@@ -152,6 +163,14 @@ class MonitoringIT {
             .map(a -> "'" + a + "'").toList()) + " 2>/dev/null | jq -e .exit_code"));
         assertThat(jq.exitCode()).as(jq.output()).isZero();
         assertThat(jq.output().strip()).isEqualTo("20");
+    }
+
+    /** Locks mondb.t on the target on {@code lock}, then starts the applier. */
+    private static CliRun lockThenRun(Connection lock, Path cfg) throws SQLException {
+        try (Statement st = lock.createStatement()) {
+            st.execute("LOCK TABLES mondb.t WRITE");
+        }
+        return CliRun.start("run", "--config", cfg.toString());
     }
 
     /** Every line of {@code output} parsed as a JSON object with the documented fields. */
