@@ -161,7 +161,7 @@ run_ours() { # run_ours MODE WORKERS METHOD [JAVA_OPTS] -> seconds, or "error" /
   if [ "$rc" != 0 ]; then
     local log; log="$OUT/failed-$(date +%s%N).log"
     cp "$WORK/ours.log" "$log"
-    # the last line that is not a stack frame names the cause (exit codes: README "Exit codes")
+    # the last line that is not a stack frame names the cause (exit codes: docs/operations.md, "Exit codes")
     echo "exit $rc: $(grep -v '^\s*at \|^\s*\.\.\. [0-9]* more' "$WORK/ours.log" | tail -1) (log: $log)" \
       >"$WORK/run.error"
     sed 's/^/   /' "$WORK/run.error" >&2

@@ -58,7 +58,7 @@ YAML
 
 echo "== binlog-applier run --until current ($MODE, $WORKERS workers, method $METHOD)"
 # shellcheck disable=SC2086 # the options are a list of words
-java $JAVA_OPTS -jar "$JAR" run --config "$WORK/demo.yml" --until current | tee "$WORK/applier.log" | grep -v " INFO BinlogReader" || true
+java $JAVA_OPTS -jar "$JAR" run --config "$WORK/demo.yml" --until current 2>&1 | tee "$WORK/applier.log" | grep -v " INFO BinlogReader" || true
 summary=$(grep "applied .* transactions" "$WORK/applier.log" || true)
 
 echo "== source versus target"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what binlog-applier's build, tests and demo need, when missing:
-# a JDK 17+, Maven, MariaDB server and client (the tests start their own throwaway servers), sysbench.
+# a JDK 17+, Maven, MariaDB server and client (the tests start their own throwaway servers), sysbench,
+# Prometheus (promtool checks monitoring/; a test scrapes a running applier with it) and jq.
 # Runs apt-get as root (or through sudo); otherwise prints what to install and fails.
 set -euo pipefail
 
@@ -17,6 +18,8 @@ command -v mvn >/dev/null 2>&1 || missing+=(maven)
 command -v mariadb >/dev/null 2>&1 || missing+=(mariadb-client)
 command -v sysbench >/dev/null 2>&1 || missing+=(sysbench)
 command -v bc >/dev/null 2>&1 || missing+=(bc)
+command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+command -v jq >/dev/null 2>&1 || missing+=(jq)
 
 if (( ${#missing[@]} == 0 )); then
   exit 0

@@ -8,15 +8,16 @@ package io.binlogapplier.config;
  * @param metrics where the metrics endpoint listens
  * @param durability what happens to the target's flush settings
  * @param verify how {@code verify} reads the servers
+ * @param log log levels, format and the progress line
  */
 public record ApplierConfig(String name, SourceConfig source, TargetConfig target, ApplyConfig apply,
                             FilterConfig filter, MetricsConfig metrics, DurabilityConfig durability,
-                            VerifyConfig verify) {
+                            VerifyConfig verify, LogConfig log) {
 
-    /** Without a {@code verify:} section: its defaults. */
+    /** Without {@code verify:} and {@code log:} sections: their defaults. */
     public ApplierConfig(String name, SourceConfig source, TargetConfig target, ApplyConfig apply,
                          FilterConfig filter, MetricsConfig metrics, DurabilityConfig durability) {
-        this(name, source, target, apply, filter, metrics, durability, VerifyConfig.DEFAULT);
+        this(name, source, target, apply, filter, metrics, durability, VerifyConfig.DEFAULT, LogConfig.DEFAULT);
     }
 
     /** This configuration with {@code apply.method} replaced (by the method {@code auto} resolved to). */
@@ -25,6 +26,6 @@ public record ApplierConfig(String name, SourceConfig source, TargetConfig targe
         return new ApplierConfig(name, source, target, new ApplyConfig(a.mode(), method, a.workers(),
             a.unitMaxTransactions(), a.unitMaxBytes(), a.unitMaxDelay(), a.ringEntries(), a.ringBytes(), a.retries(),
             a.netEffect()),
-            filter, metrics, durability, verify);
+            filter, metrics, durability, verify, log);
     }
 }

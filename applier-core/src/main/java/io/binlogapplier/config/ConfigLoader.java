@@ -72,11 +72,12 @@ public final class ConfigLoader {
         MetricsConfig metrics = metrics(r.section("metrics"));
         DurabilityConfig durability = durability(r.section("durability"));
         VerifyConfig verify = verify(r.section("verify"));
+        LogConfig log = log(r.section("log"));
         r.rejectUnknown();
         if (!problems.isEmpty()) {
             throw new ConfigException(origin, problems);
         }
-        return new ApplierConfig(name, source, target, apply, filter, metrics, durability, verify);
+        return new ApplierConfig(name, source, target, apply, filter, metrics, durability, verify, log);
     }
 
     /**
@@ -219,6 +220,47 @@ public final class ConfigLoader {
         Duration catchUp = r.duration("catch_up_timeout", d.catchUpTimeout(), Duration.ofSeconds(1));
         r.rejectUnknown();
         return new VerifyConfig(chunkRows, rate, attempts, catchUp);
+    }
+
+    private static final java.util.Set<String> LEVELS = java.util.Set.of("trace", "debug", "info", "warn", "error", "off");
+
+    /**
+     * {@code level: info}, or per logger {@code level: { root: info, io.binlogapplier.pipeline: debug }};
+     * {@code format: text|json}; {@code progress_interval} (0: no progress line).
+     */
+    private static LogConfig log(ConfigReader r) {
+        LogConfig d = LogConfig.DEFAULT;
+        String root = d.level();
+        java.util.Map<String, String> levels = new java.util.LinkedHashMap<>();
+        if (r.isMapping("level")) {
+            for (java.util.Map.Entry<String, String> e : r.stringMap("level").entrySet()) {
+                String level = e.getValue().trim().toLowerCase(java.util.Locale.ROOT);
+                if (!LEVELS.contains(level)) {
+                    r.problem("level." + e.getKey(), "must be one of trace, debug, info, warn, error, off, not '"
+                        + e.getValue() + "'");
+                } else if (e.getKey().equals("root")) {
+                    root = level;
+                } else {
+                    levels.put(e.getKey(), level);
+                }
+            }
+        } else {
+            String level = r.string("level", root, false).trim().toLowerCase(java.util.Locale.ROOT);
+            if (!LEVELS.contains(level)) {
+                r.problem("level", "must be one of trace, debug, info, warn, error, off (or a mapping of logger names"
+                    + " to levels), not '" + level + "'");
+            } else {
+                root = level;
+            }
+        }
+        LogConfig.LogFormat format = r.choice("format", d.format(), LogConfig.LogFormat.class);
+        Duration progress = r.duration("progress_interval", d.progressInterval(), Duration.ZERO);
+        if (!progress.isZero() && progress.compareTo(Duration.ofSeconds(1)) < 0) {
+            r.problem("progress_interval", "must be 0 (no progress line) or at least 1s, not " + progress.toMillis()
+                + "ms");
+        }
+        r.rejectUnknown();
+        return new LogConfig(root, levels, format, progress);
     }
 
     /** password, password_file or password_env: at most one. */

@@ -48,6 +48,11 @@ final class ConfigReader {
         return map != null && map.containsKey(k) && map.get(k) != null;
     }
 
+    /** Whether {@code k} holds a mapping (rather than a single value). */
+    boolean isMapping(String k) {
+        return raw(k) instanceof Map;
+    }
+
     ConfigReader section(String k) {
         Object v = raw(k);
         if (v == null) {

@@ -31,6 +31,8 @@ public final class RowEventFilter {
 
     private final ReplicationFilter filter;
     private final Downstream next;
+    /** Told of every rows event dropped (for the metric of row events filtered out). */
+    private final Runnable dropped;
     /** Table ids whose latest TABLE_MAP names a table the filter leaves out. */
     private final Set<Long> excluded = new HashSet<>();
     /** A kept rows event without STMT_END_F, then the table maps that came after it. */
@@ -39,8 +41,14 @@ public final class RowEventFilter {
     private final List<BinlogEvent> out = new ArrayList<>();
 
     public RowEventFilter(ReplicationFilter filter, Downstream next) {
+        this(filter, next, () -> { });
+    }
+
+    /** @param dropped runs once per rows event dropped (reader thread; must be cheap) */
+    public RowEventFilter(ReplicationFilter filter, Downstream next, Runnable dropped) {
         this.filter = filter;
         this.next = next;
+        this.dropped = dropped;
     }
 
     public void accept(BinlogEvent event) throws InterruptedException {
@@ -71,6 +79,7 @@ public final class RowEventFilter {
         } else if (e instanceof BinlogEvent.Rows r) {
             boolean ends = (r.flags() & BinlogEvent.Rows.FLAG_STMT_END) != 0;
             if (excluded.contains(r.tableId())) {
+                dropped.run();
                 if (ends && !hold.isEmpty()) {
                     hold.set(0, withStatementEnd((BinlogEvent.Rows) hold.get(0)));
                     release(hold, out);

@@ -4,12 +4,14 @@ import io.binlogapplier.ApplierException;
 import io.binlogapplier.apply.MethodChoice;
 import io.binlogapplier.errors.Side;
 import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.BinlogFileSize;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.transaction.Transaction;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -67,6 +69,7 @@ public final class ApplierStatus implements PipelineMetrics {
     private volatile State phase = State.STARTING;
     private volatile Stream stream;
     private volatile End sourceEnd;
+    private volatile List<BinlogFileSize> sourceLogs = List.of();
     private final AtomicLong caughtUpMicros = new AtomicLong();
     private final AtomicLong appliedBefore = new AtomicLong();
     private volatile String lastError;
@@ -222,7 +225,25 @@ public final class ApplierStatus implements PipelineMetrics {
         }
     }
 
+    @Override
+    public void sourceLogs(List<BinlogFileSize> files) {
+        sourceLogs = List.copyOf(files);
+    }
+
     // ---- read by health and gauges
+
+    /**
+     * Bytes of source binlog after the applied position, as {@code status} counts them (across files
+     * by the sizes SHOW BINARY LOGS gave): 0 when caught up; -1 while unknown.
+     */
+    public long bytesBehind() {
+        if (state() == State.CAUGHT_UP) {
+            return 0;
+        }
+        SourcePosition applied = appliedPosition();
+        BinlogCoordinates end = sourceEnd();
+        return applied == null ? -1 : BinlogFileSize.bytesBetween(applied.coordinates(), end, sourceLogs);
+    }
 
     /** The lag in seconds (see the class comment); NaN while unknown. */
     public double lagSeconds() {

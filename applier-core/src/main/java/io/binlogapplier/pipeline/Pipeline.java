@@ -203,7 +203,7 @@ public final class Pipeline {
 
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
             pub, new StatementFilter(rules, charsets::charsetOf));
-        RowEventFilter rowFilter = new RowEventFilter(rules, assembler::accept);
+        RowEventFilter rowFilter = new RowEventFilter(rules, assembler::accept, metrics::rowEventFiltered);
         // Raw row events are kept whatever the method: tables with triggers on the target are applied
         // with BINLOG statements even under apply.method sql.
         BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true);

@@ -29,6 +29,17 @@ public interface PipelineMetrics {
     default void sourceEnd(BinlogCoordinates end) {
     }
 
+    /**
+     * The source's binlog files and their sizes in bytes, oldest first, as SHOW BINARY LOGS lists
+     * them; read again whenever the source's end moves to another file.
+     */
+    default void sourceLogs(java.util.List<io.binlogapplier.position.BinlogFileSize> files) {
+    }
+
+    /** The filter dropped a rows event of a table it leaves out (reader thread). */
+    default void rowEventFiltered() {
+    }
+
     /** A unit committed on the target (worker thread; calls of different workers may arrive out of order). */
     default void unitCommitted(int transactions, long rows, long bytes) {
     }
@@ -104,6 +115,18 @@ public interface PipelineMetrics {
             public void sourceEnd(BinlogCoordinates end) {
                 first.sourceEnd(end);
                 second.sourceEnd(end);
+            }
+
+            @Override
+            public void sourceLogs(java.util.List<io.binlogapplier.position.BinlogFileSize> files) {
+                first.sourceLogs(files);
+                second.sourceLogs(files);
+            }
+
+            @Override
+            public void rowEventFiltered() {
+                first.rowEventFiltered();
+                second.rowEventFiltered();
             }
 
             @Override

@@ -3,8 +3,14 @@ package io.binlogapplier.pipeline;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.SourceConfig;
+import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.position.BinlogFileSize;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Asks the source where its binlog ends (SHOW MASTER STATUS, on a connection of its own) every
@@ -38,13 +44,20 @@ final class SourceEndPoller implements AutoCloseable {
     private void run() {
         SourceInspector inspector = null;
         boolean warned = false;
+        String listedAt = null; // the end's file when SHOW BINARY LOGS was last read
         try {
             while (!stop.await(intervalMillis)) {
                 try {
                     if (inspector == null) {
                         inspector = SourceInspector.connect(source);
                     }
-                    metrics.sourceEnd(inspector.currentPosition());
+                    BinlogCoordinates end = inspector.currentPosition();
+                    metrics.sourceEnd(end);
+                    if (!end.file().equals(listedAt)) {
+                        // Sizes of closed files never change: list them again only for a new file.
+                        metrics.sourceLogs(logs(inspector));
+                        listedAt = end.file();
+                    }
                     warned = false;
                 } catch (ApplierException e) {
                     if (stop.requested()) {
@@ -68,6 +81,19 @@ final class SourceEndPoller implements AutoCloseable {
             if (inspector != null) {
                 inspector.close();
             }
+        }
+    }
+
+    /** SHOW BINARY LOGS; an empty list when the user may not run it (bytes behind then stay unknown across files). */
+    private static List<BinlogFileSize> logs(SourceInspector inspector) {
+        try {
+            List<BinlogFileSize> out = new ArrayList<>();
+            for (String[] r : inspector.rows("SHOW BINARY LOGS")) {
+                out.add(new BinlogFileSize(r[0], r.length > 1 && r[1] != null ? Long.parseLong(r[1]) : 0));
+            }
+            return out;
+        } catch (SQLException | NumberFormatException e) {
+            return List.of();
         }
     }
 

@@ -84,6 +84,7 @@ class MetricsAndDurabilityConfigTest {
         assertThat(c.metrics()).isEqualTo(MetricsConfig.DEFAULT);
         assertThat(c.durability()).isEqualTo(DurabilityConfig.DEFAULT);
         assertThat(c.verify()).isEqualTo(VerifyConfig.DEFAULT);
+        assertThat(c.log()).isEqualTo(LogConfig.DEFAULT);
     }
 
     @Test

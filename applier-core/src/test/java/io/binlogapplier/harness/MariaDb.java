@@ -116,7 +116,8 @@ public final class MariaDb implements AutoCloseable {
                 }
                 throw new IllegalStateException(role + " mariadbd exited at start: " + log);
             }
-            try (Connection c = connect()) {
+            try {
+                connect().close();
                 return;
             } catch (SQLException e) {
                 last = e;

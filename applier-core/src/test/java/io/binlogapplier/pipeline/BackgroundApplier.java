@@ -10,6 +10,8 @@ import java.util.function.BooleanSupplier;
  * An applier that runs until stopped, on a thread of its own, as the daemon does: the fault tests
  * hurt its servers meanwhile and watch its status. Its failure, if it ends with one, is kept.
  */
+// close() waits for the applier thread, so it may be interrupted (javac's "try" lint)
+@SuppressWarnings("try")
 final class BackgroundApplier implements AutoCloseable {
     final ApplierStatus status = new ApplierStatus(Clock.systemUTC());
     final AtomicReference<Throwable> failure = new AtomicReference<>();

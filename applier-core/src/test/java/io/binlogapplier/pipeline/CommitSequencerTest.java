@@ -234,7 +234,7 @@ class CommitSequencerTest {
         }
         go.countDown();
 
-        assertTimeoutPreemptively(HANG_GUARD, () -> CompletableFuture.allOf(done.toArray(new CompletableFuture[0])).get());
+        assertTimeoutPreemptively(HANG_GUARD, () -> CompletableFuture.allOf(done.toArray(new CompletableFuture<?>[0])).get());
 
         assertThat(sequencer.committed()).isEqualTo(n);
         assertThat(callbackUnits).containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, n).boxed().toList());

@@ -32,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Doutage.partitionSeconds=S} holds each partition S seconds (default 2);
  * {@code -Doutage.lossy=true} makes a target SIGKILL lose its last commits (flush setting 0).
  */
+@SuppressWarnings("try") // Load.close() joins the load thread, so it may throw InterruptedException
 class OutageIT {
     private static final String DB = "outage";
     private static final int TABLES = 4;

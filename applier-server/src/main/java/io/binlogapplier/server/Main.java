@@ -2,6 +2,7 @@ package io.binlogapplier.server;
 
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
+import io.binlogapplier.server.logging.Logging;
 import picocli.CommandLine;
 
 /**

@@ -34,7 +34,7 @@ final class RootCommand implements Callable<Integer> {
         for (ExitCode c : ExitCode.values()) {
             lines.add(String.format("  %3d  %s", c.code(), c.meaning()));
         }
-        lines.add("See README.md, \"Exit codes\", for which of them a restart can help.");
+        lines.add("See docs/operations.md, \"Exit codes\", for which of them a restart can help.");
         return lines.toArray(String[]::new);
     }
 }

@@ -3,13 +3,12 @@ package io.binlogapplier.server;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.config.ApplierConfig;
-import io.binlogapplier.config.ConfigException;
-import io.binlogapplier.config.ConfigLoader;
 import io.binlogapplier.pipeline.Applier;
 import io.binlogapplier.pipeline.ApplierStatus;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.server.metrics.MetricsServer;
+import io.binlogapplier.server.progress.ProgressLogger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -41,21 +40,21 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ApplierConfig cfg;
-        try {
-            cfg = new ConfigLoader().load(config);
-        } catch (ConfigException e) {
-            throw e.asApplierException();
-        }
+        ApplierConfig cfg = ConfigFiles.load(config);
         Applier.Until u = parseUntil(until);
         ApplierStatus status = new ApplierStatus(Clock.systemUTC());
-        try (MetricsServer endpoint = MetricsServer.start(cfg, status)) {
+        try (MetricsServer endpoint = MetricsServer.start(cfg, status, Version.version())) {
             Applier applier = new Applier(cfg, endpoint.metrics(), STOP_TIMEOUT_MILLIS, status);
             shutdown.onStop(() -> {
                 log.info("stop requested: committing what is complete");
                 applier.requestStop();
             });
-            report(applier.run(u));
+            ProgressLogger progress = ProgressLogger.start(cfg.name(), status, cfg.log().progressInterval());
+            try {
+                report(applier.run(u));
+            } finally {
+                progress.close();
+            }
         }
         return ExitCode.OK.code();
     }

@@ -1,5 +1,6 @@
 package io.binlogapplier.server;
 
+import io.binlogapplier.server.logging.Logging;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

@@ -105,6 +105,15 @@ final class Endpoint {
         return Double.parseDouble(m.group(1));
     }
 
+    /** The value of the first sample of {@code name} in a scrape. */
+    static double metric(String scrape, String name) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{[^}]*} (\\S+)$").matcher(scrape);
+        if (!m.find()) {
+            throw new AssertionError("no " + name + " in:\n" + scrape);
+        }
+        return Double.parseDouble(m.group(1));
+    }
+
     String health() {
         Reply r = get("/health");
         if (r == null) {

@@ -54,7 +54,7 @@ public final class MetricsServer implements AutoCloseable {
      *
      * @throws ApplierException {@link ExitCode#METRICS_LISTEN} when the address cannot be bound
      */
-    public static MetricsServer start(ApplierConfig config, ApplierStatus status) {
+    public static MetricsServer start(ApplierConfig config, ApplierStatus status, String version) {
         MetricsConfig listen = config.metrics();
         if (!listen.enabled()) {
             return new MetricsServer(null, null, null);
@@ -74,7 +74,8 @@ public final class MetricsServer implements AutoCloseable {
                 + " its own metrics.listen, or set it to off", e);
         }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        MicrometerMetrics metrics = new MicrometerMetrics(registry, config.name(), status);
+        MicrometerMetrics metrics = new MicrometerMetrics(registry, config.name(), status, version);
+        JvmMeters.bind(registry, config.name());
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "applier-" + config.name() + "-metrics");
             t.setDaemon(true);

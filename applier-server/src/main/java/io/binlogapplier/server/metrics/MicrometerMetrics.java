@@ -56,7 +56,10 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String APPLIED_FILE_INDEX = PREFIX + "applied.binlog.file.index";
     static final String APPLIED_OFFSET = PREFIX + "applied.binlog.offset";
     static final String APPLIED_COMMIT_TIME = PREFIX + "applied.source.commit.timestamp";
-    static final String BINLOG_FILE = PREFIX + "binlog.file";
+    static final String BINLOG_FILE = PREFIX + "binlog.file.info";
+    static final String BYTES_BEHIND = PREFIX + "bytes.behind";
+    static final String ROW_EVENTS_FILTERED = PREFIX + "filtered.row.events";
+    static final String BUILD_INFO = PREFIX + "build.info";
     static final String FLUSH_RELAXED = PREFIX + "flush.relaxed";
     static final String STATE = PREFIX + "state";
     static final String APPLY_METHOD = PREFIX + "apply.method";
@@ -84,9 +87,16 @@ public final class MicrometerMetrics implements PipelineMetrics {
     private final Counter netEffectRows;
     private final Counter netEffectStatements;
     private final Counter orderedRows;
+    private final Counter rowEventsFiltered;
     private final MultiGauge files;
 
+    /** As {@link #MicrometerMetrics(MeterRegistry, String, ApplierStatus, String)} with an unknown version. */
     public MicrometerMetrics(MeterRegistry registry, String targetName, ApplierStatus status) {
+        this(registry, targetName, status, "unknown");
+    }
+
+    /** @param version what {@code binlog_applier_build_info} reports in its {@code version} label */
+    public MicrometerMetrics(MeterRegistry registry, String targetName, ApplierStatus status, String version) {
         this.registry = registry;
         this.target = Tags.of("target", targetName);
         this.status = status;
@@ -103,6 +113,11 @@ public final class MicrometerMetrics implements PipelineMetrics {
             + " row changes counted in net_effect_rows");
         orderedRows = counter(ORDERED_ROWS, null, "Row changes the SQL method applied one by one in source order (tables"
             + " without a key, with foreign keys or target triggers, or apply.net_effect off)");
+        rowEventsFiltered = counter(ROW_EVENTS_FILTERED, null, "Row events of tables the filter leaves out, dropped as"
+            + " they were read (filter.include/exclude)");
+        Gauge.builder(BUILD_INFO, () -> 1).tags(target).tag("version", version).tag("java", System.getProperty(
+            "java.version")).description("1, labelled with the binlog-applier version and the Java version it runs on")
+            .strongReference(true).register(registry);
         unitTransactions = DistributionSummary.builder(UNIT_TRANSACTIONS).tags(target)
             .description("Source transactions per committed apply unit (block commit)").register(registry);
         unitBytes = DistributionSummary.builder(UNIT_SIZE).tags(target).baseUnit("bytes")
@@ -111,6 +126,12 @@ public final class MicrometerMetrics implements PipelineMetrics {
         gauge(LAG, "seconds", "Replication lag: now minus the source commit time of the oldest transaction received"
             + " but not yet applied; 0 when everything received is applied and the reader is at the source's binlog"
             + " end; NaN while unknown", ApplierStatus::lagSeconds);
+        gauge(BYTES_BEHIND, null, "Bytes of source binlog after the applied position (across files by the sizes"
+            + " SHOW BINARY LOGS gives, as the status command counts them); 0 when caught up; NaN while unknown",
+            s -> {
+                long b = s.bytesBehind();
+                return b < 0 ? Double.NaN : b;
+            });
         gauge(RING_ENTRIES, null, "Ring entries published and not yet released by every handler",
             ApplierStatus::ringEntries);
         gauge(RING_SIZE, "bytes", "Event bytes received and not yet committed (bounded by apply.ring_bytes)",
@@ -210,6 +231,11 @@ public final class MicrometerMetrics implements PipelineMetrics {
         bytesApplied.increment(bytes);
         unitTransactions.record(transactions);
         unitBytes.record(bytes);
+    }
+
+    @Override
+    public void rowEventFiltered() {
+        rowEventsFiltered.increment();
     }
 
     @Override
