@@ -66,11 +66,21 @@ class AdoptIT {
             }
         }
 
-        @Override
-        public void close() throws InterruptedException {
+        /** Stops the load and checks it did not fail; closing again does nothing more. */
+        void stop() {
             stop.set(true);
-            thread.join(10_000);
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
             assertThat(failure.get()).as("the load").isNull();
+        }
+
+        @Override
+        public void close() {
+            stop();
         }
     }
 
@@ -141,7 +151,7 @@ class AdoptIT {
                 + (by.equals("gtid") ? "Slave_Pos" : "No"));
             try (CliRun applier = CliRun.start("run", "--config", cfg.toString())) {
                 load.awaitMore(500);
-                load.close();
+                load.stop();
                 String end = TestApplier.currentPosition(SERVERS.source());
                 applier.awaitThat("caught up with " + end, 120, () -> end.equals(SERVERS.target().queryString(
                     "SELECT CONCAT(binlog_file, ':', binlog_offset) FROM binlog_applier.applier_position WHERE"
