@@ -27,6 +27,8 @@ public final class ConfigLoader {
     private static final Pattern NAME = Pattern.compile("^[A-Za-z0-9_.-]{1,64}$");
     private static final Pattern IDENTIFIER = Pattern.compile("^[A-Za-z0-9_$]{1,64}$");
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ConfigLoader.class);
+
     private final UnaryOperator<String> environment;
 
     public ConfigLoader() {
@@ -114,9 +116,10 @@ public final class ConfigLoader {
                 + " ms): a heartbeat late by a moment must not look like a lost source");
         }
         ReconnectLimit reconnects = reconnects(r);
+        TlsConfig tls = tls(r.section("tls"));
         r.rejectUnknown();
         return new SourceConfig(host, port, user, password, serverId, start, connect, heartbeat, readTimeout,
-            reconnects);
+            reconnects, tls);
     }
 
     private TargetConfig target(ConfigReader r) {
@@ -131,8 +134,65 @@ public final class ConfigLoader {
         Duration connect = r.duration("connect_timeout", Duration.ofSeconds(10), Duration.ofMillis(100));
         Duration statementTimeout = r.duration("statement_timeout", Duration.ofHours(8), Duration.ofSeconds(10));
         ReconnectLimit reconnects = reconnects(r);
+        TlsConfig tls = tls(r.section("tls"));
         r.rejectUnknown();
-        return new TargetConfig(host, port, user, password, schema, connect, statementTimeout, reconnects);
+        return new TargetConfig(host, port, user, password, schema, connect, statementTimeout, reconnects, tls);
+    }
+
+    /**
+     * A {@code tls:} section. Without {@code mode}, a {@code ca_file} means verify_ca (as for the MySQL
+     * clients' --ssl-ca), else preferred. Each file is read and parsed here, so a bad one stops the start.
+     */
+    private static TlsConfig tls(ConfigReader r) {
+        boolean modeGiven = r.has("mode");
+        TlsMode mode = r.choice("mode", TlsMode.PREFERRED, TlsMode.class);
+        Path ca = pemFile(r, "ca_file", true);
+        Path cert = pemFile(r, "cert_file", true);
+        Path key = pemFile(r, "key_file", false);
+        if (!modeGiven && ca != null) {
+            mode = TlsMode.VERIFY_CA;
+        }
+        if (mode.verifiesCertificate() && ca == null && !r.has("ca_file")) {
+            r.problem("ca_file", "is required with mode " + mode.configName() + ": give the PEM file of the CA that"
+                + " signed the server's certificate (or choose mode required, which verifies nothing)");
+        }
+        if (r.has("key_file") && !r.has("cert_file")) {
+            r.problem("cert_file", "is required with key_file: give the client certificate of that key");
+        }
+        if (r.has("cert_file") && !r.has("key_file")) {
+            r.problem("key_file", "is required with cert_file: give the private key of that certificate");
+        }
+        if (mode == TlsMode.DISABLED && (r.has("ca_file") || r.has("cert_file") || r.has("key_file"))) {
+            r.problem("mode", "is disabled, so ca_file, cert_file and key_file would be ignored: remove them or choose"
+                + " another mode");
+        }
+        if (key != null && PemFiles.readableByOthers(key)) {
+            log.warn("{}: {} is readable by other users: chmod 600 it", r.key("key_file"), key);
+        }
+        r.rejectUnknown();
+        return new TlsConfig(mode, ca, cert, key);
+    }
+
+    /** A PEM file of certificates ({@code certificates}) or of a private key; null (and a problem) when unusable. */
+    private static Path pemFile(ConfigReader r, String k, boolean certificates) {
+        if (!r.has(k)) {
+            return null;
+        }
+        String text = r.string(k, "", false);
+        Path file = Path.of(text);
+        try {
+            if (certificates) {
+                PemFiles.certificates(file);
+            } else {
+                PemFiles.privateKey(file);
+            }
+            return file;
+        } catch (IOException e) {
+            r.problem(k, "cannot read '" + text + "' (" + e.getClass().getSimpleName() + ")");
+        } catch (IllegalArgumentException e) {
+            r.problem(k, "'" + text + "' " + e.getMessage());
+        }
+        return null;
     }
 
     private static ReconnectLimit reconnects(ConfigReader r) {
@@ -223,6 +283,9 @@ public final class ConfigLoader {
             String path = r.string("password_file", "", false);
             try {
                 String text = Files.readString(Path.of(path), StandardCharsets.UTF_8);
+                if (PemFiles.readableByOthers(Path.of(path))) {
+                    log.warn("{}: {} is readable by other users: chmod 600 it", r.key("password_file"), path);
+                }
                 return new Secret(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
             } catch (IOException | RuntimeException e) {
                 r.problem("password_file", "cannot read '" + path + "' (" + e.getClass().getSimpleName() + ": "
