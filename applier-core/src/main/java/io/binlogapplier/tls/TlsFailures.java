@@ -31,7 +31,9 @@ public final class TlsFailures {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
             String m = c.getMessage() == null ? "" : c.getMessage();
             String lower = m.toLowerCase(Locale.ROOT);
-            if (lower.contains("not supported by server") || lower.contains("does not support ssl")
+            // Connector/J: "SSL Connection required, but not provided by server."; the binlog library:
+            // "MySQL server does not support SSL".
+            if (lower.contains("not provided by server") || lower.contains("does not support ssl")
                 || lower.contains("doesn't support ssl") || lower.contains("server does not support tls")) {
                 return new ApplierException(code, what + " does not offer TLS, but " + key + ".mode requires it:"
                     + " start the server with ssl_cert and ssl_key (and ssl_ca), or set " + key + ".mode to preferred", t);
