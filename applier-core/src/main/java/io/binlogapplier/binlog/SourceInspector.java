@@ -49,6 +49,15 @@ public final class SourceInspector implements AutoCloseable {
         }
     }
 
+    /** The TLS version and cipher of this session ({@code TLSv1.3 TLS_AES_256_GCM_SHA384}), empty when plain text. */
+    public String tls() {
+        try {
+            return io.binlogapplier.tls.SessionTls.describe(connection);
+        } catch (SQLException e) {
+            throw SourceErrors.classify(e, config.address(), config.user(), "the start");
+        }
+    }
+
     public boolean mariadb() {
         return mariadb;
     }

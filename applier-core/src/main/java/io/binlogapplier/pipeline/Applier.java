@@ -134,6 +134,8 @@ public final class Applier {
             try (SourceInspector source = SourceInspector.connect(config.source());
                  Connection control = pool.get()) {
                 source.requireRowFormat();
+                status.tls(Side.SOURCE, source.tls());
+                status.tls(Side.TARGET, io.binlogapplier.tls.SessionTls.describe(control));
                 method = MethodResolver.resolve(config.apply().method(), source.version(), control,
                     config.target().user());
                 if (method.auto()) {

@@ -34,7 +34,9 @@ public final class StatusReader {
         String table = schema + "." + StateStore.TABLE;
         StateStore.Saved saved = null;
         Instant updatedAt = null;
+        String targetTls = null;
         try (Connection c = TargetConnections.open(config.target())) {
+            targetTls = io.binlogapplier.tls.SessionTls.describe(c);
             StateStore store = new StateStore(schema, config.name());
             Optional<StateStore.Saved> row = store.load(c);
             if (row.isPresent()) {
@@ -52,12 +54,12 @@ public final class StatusReader {
         try (SourceInspector s = SourceInspector.connect(config.source())) {
             String gtids = s.variable(s.mariadb() ? "gtid_binlog_pos" : "gtid_executed");
             source = new StatusReport.Source(config.source().address(), s.currentPosition(),
-                gtids == null ? "" : gtids.replace("\n", ""), logs(s));
+                gtids == null ? "" : gtids.replace("\n", ""), logs(s), s.tls());
         } catch (ApplierException e) {
             sourceFailure = e;
         }
         return new Reading(new StatusReport(config.name(), table, config.target().address(), saved, updatedAt, source,
-            clock.instant()), sourceFailure);
+            clock.instant(), targetTls), sourceFailure);
     }
 
     private static Instant updatedAt(Connection c, String schema, String name) throws SQLException {
