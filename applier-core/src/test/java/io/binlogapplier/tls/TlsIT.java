@@ -4,6 +4,9 @@ import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.ConfigLoader;
+import io.binlogapplier.errors.Side;
+import io.binlogapplier.pipeline.Applier;
+import io.binlogapplier.pipeline.PipelineMetrics;
 import io.binlogapplier.harness.MariaDb;
 import io.binlogapplier.harness.ServerPair;
 import io.binlogapplier.harness.TcpProxy;
@@ -75,17 +78,22 @@ class TlsIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"preferred", "required", "verify_ca", "verify_identity"})
-    void replicatesEndToEndUnderEachModeWithClientCertificatesOnBothSides(String mode) {
+    void replicatesEndToEndUnderEachModeWithClientCertificatesOnBothSides(String mode) throws Exception {
         String start = TestApplier.currentPosition(pair.source);
         int id = 100 + List.of("preferred", "required", "verify_ca", "verify_identity").indexOf(mode);
         pair.source.execute("INSERT INTO tls_db.t VALUES (" + id + ", '" + mode + "')");
         // verify_identity: the source by its DNS name (localhost), the target by its IP address.
         String sourceHost = mode.equals("verify_identity") ? "localhost" : "127.0.0.1";
 
-        TestApplier.runUntilCurrent(config("e2e_" + mode, start, sourceHost, pair.source.port(), "repl",
-            SOURCE_PASSWORD, tls(mode, certs.ca, true), pair.target.port(), tls(mode, certs.ca, true)));
+        Applier applier = new Applier(config("e2e_" + mode, start, sourceHost, pair.source.port(), "repl",
+            SOURCE_PASSWORD, tls(mode, certs.ca, true), pair.target.port(), tls(mode, certs.ca, true)),
+            PipelineMetrics.NONE, 30_000);
+        applier.run(new Applier.Until.Current());
 
         assertThat(pair.target.queryString("SELECT v FROM tls_db.t WHERE id = " + id)).isEqualTo(mode);
+        // what status and /health show
+        assertThat(applier.status().tls(Side.SOURCE)).startsWith("TLSv1.");
+        assertThat(applier.status().tls(Side.TARGET)).startsWith("TLSv1.");
     }
 
     @Test
@@ -100,15 +108,18 @@ class TlsIT {
     }
 
     @Test
-    void theBinlogStreamCarriesNoRowValueInClearText() {
+    void theBinlogStreamCarriesNoRowValueInClearText() throws Exception {
         String marker = "clear-text-marker-" + UUID.randomUUID();
         try (TcpProxy proxy = TcpProxy.to(pair.source.port())) {
             // Control: the same stream without TLS shows the value, so the capture can see it.
             String start = TestApplier.currentPosition(pair.source);
             pair.source.execute("INSERT INTO tls_db.t VALUES (201, '" + marker + "-plain')");
             proxy.capture();
-            TestApplier.runUntilCurrent(config("capture_plain", start, "127.0.0.1", proxy.port(), "plainrepl",
-                "plain-Pw-0", "    mode: disabled\n", pair.target.port(), tls("verify_identity", certs.ca, true)));
+            Applier plainRun = new Applier(config("capture_plain", start, "127.0.0.1", proxy.port(), "plainrepl",
+                "plain-Pw-0", "    mode: disabled\n", pair.target.port(), tls("verify_identity", certs.ca, true)),
+                PipelineMetrics.NONE, 30_000);
+            plainRun.run(new Applier.Until.Current());
+            assertThat(plainRun.status().tls(Side.SOURCE)).isEmpty();
             assertThat(new String(proxy.captured(), StandardCharsets.ISO_8859_1)).contains(marker + "-plain");
 
             start = TestApplier.currentPosition(pair.source);
