@@ -257,8 +257,46 @@ public final class ConfigLoader {
                 }
             }
         }
+        ConfigReader tls = r.section("tls");
+        Path cert = pemFile(tls, "cert_file", true);
+        Path key = pemFile(tls, "key_file", false);
+        if (tls.has("cert_file") != tls.has("key_file")) {
+            tls.problem(tls.has("cert_file") ? "key_file" : "cert_file", "is required with "
+                + (tls.has("cert_file") ? "cert_file" : "key_file") + ": HTTPS needs both the certificate and its key");
+        }
+        if (key != null && PemFiles.readableByOthers(key)) {
+            log.warn("{}: {} is readable by other users: chmod 600 it", tls.key("key_file"), key);
+        }
+        tls.rejectUnknown();
+        ConfigReader auth = r.section("basic_auth");
+        String user = auth.string("user", null, false);
+        Secret password = null;
+        if (user != null) {
+            if (user.isEmpty() || user.contains(":")) {
+                auth.problem("user", "must be a non-empty name without ':'");
+            }
+            // password_file (or password_env, or password, as for the servers' passwords)
+            boolean given = auth.has("password_file") || auth.has("password_env") || auth.has("password");
+            password = password(auth);
+            if (!given) {
+                auth.problem("password_file", "is required with user: a file holding the password (its first line)");
+            } else if (password.value().isEmpty()) {
+                auth.problem("password_file", "gives an empty password");
+            }
+        } else if (auth.has("password_file") || auth.has("password_env") || auth.has("password")) {
+            auth.problem("user", "is required with a password");
+        }
+        auth.rejectUnknown();
+        if (user != null && cert == null && m.enabled() && !loopback(m.host())) {
+            log.warn("metrics.basic_auth over plain HTTP on {}: the password crosses the network in clear text; set"
+                + " metrics.tls.cert_file and key_file", m.listen());
+        }
         r.rejectUnknown();
-        return m;
+        return cert == null && user == null ? m : m.secured(cert, key, user, password);
+    }
+
+    private static boolean loopback(String host) {
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
     }
 
     private DurabilityConfig durability(ConfigReader r) {
