@@ -58,15 +58,21 @@ public final class TlsSettings {
             client.setSSLMode(SSLMode.DISABLED);
             return;
         }
+        client.setSSLMode(tls.mode() == TlsMode.PREFERRED ? SSLMode.PREFERRED : SSLMode.REQUIRED);
+        client.setSslSocketFactory(binlogSocketFactory(tls, host, port));
+    }
+
+    /** The binlog client's socket factory for {@code tls} (not disabled), connecting to {@code host}. */
+    static com.github.shyiko.mysql.binlog.network.SSLSocketFactory binlogSocketFactory(TlsConfig tls, String host,
+                                                                                      int port) {
         SSLContext context;
         try {
             context = TlsContexts.of(tls);
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS from the tls files: " + e.getClass().getSimpleName(), e);
         }
-        client.setSSLMode(tls.mode() == TlsMode.PREFERRED ? SSLMode.PREFERRED : SSLMode.REQUIRED);
         boolean identity = tls.mode() == TlsMode.VERIFY_IDENTITY;
-        client.setSslSocketFactory(plain -> upgrade(context, plain, host, port, identity));
+        return plain -> upgrade(context, plain, host, port, identity);
     }
 
     private static SSLSocket upgrade(SSLContext context, Socket plain, String host, int port, boolean identity)
