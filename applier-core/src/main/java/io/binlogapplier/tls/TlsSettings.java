@@ -30,15 +30,18 @@ public final class TlsSettings {
         if (tls.mode() == TlsMode.DISABLED) {
             return;
         }
+        // Only the configured files: never the JVM's default trust or key store (javax.net.ssl.*).
+        p.setProperty("fallbackToSystemTrustStore", "false");
+        p.setProperty("fallbackToSystemKeyStore", "false");
+        if (!tls.mode().verifiesCertificate() && !tls.hasClientCertificate()) {
+            return; // nothing to write: preferred and required check no certificate
+        }
         KeyStores.Files12 files = KeyStores.files(tls);
         if (tls.mode().verifiesCertificate() && files.trustStore() != null) {
             p.setProperty("trustCertificateKeyStoreUrl", files.trustStore().toUri().toString());
             p.setProperty("trustCertificateKeyStoreType", "PKCS12");
             p.setProperty("trustCertificateKeyStorePassword", files.password());
         }
-        // Only the configured files: never the JVM's default trust or key store (javax.net.ssl.*).
-        p.setProperty("fallbackToSystemTrustStore", "false");
-        p.setProperty("fallbackToSystemKeyStore", "false");
         if (files.keyStore() != null) {
             p.setProperty("clientCertificateKeyStoreUrl", files.keyStore().toUri().toString());
             p.setProperty("clientCertificateKeyStoreType", "PKCS12");
