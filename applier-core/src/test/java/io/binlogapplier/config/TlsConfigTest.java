@@ -104,6 +104,32 @@ class TlsConfigTest {
     }
 
     @Test
+    void aKeyOrPasswordFileOthersMayReadGetsAWarningNamingTheKeyNotTheContent() throws Exception {
+        Path key = certs.dir.resolve("shared-key.pem");
+        Files.copy(certs.clientKey, key, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Path password = certs.dir.resolve("shared-password");
+        Files.writeString(password, "pw-Shared-93\n");
+        Files.setPosixFilePermissions(password, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            parse(yaml(null, "    cert_file: " + certs.clientCert + "\n    key_file: " + key + "\n")
+                .replace("  user: app\n", "  user: app\n  password_file: " + password + "\n"));
+        } finally {
+            System.setErr(saved);
+        }
+        String log = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(log).contains("target.tls.key_file: " + key + " is readable by other users: chmod 600 it")
+            .contains("target.password_file: " + password + " is readable by other users")
+            .doesNotContain("pw-Shared-93");
+        for (String line : certs.keyMaterial()) {
+            assertThat(log).doesNotContain(line);
+        }
+    }
+
+    @Test
     void filesUnderModeDisabledAreAProblemAndAnUnknownModeNamesTheChoices() {
         ConfigException e = problems(yaml("    mode: disabled\n    ca_file: " + certs.ca + "\n", "    mode: on\n"));
         assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("source.tls.mode: is disabled, so ca_file"));
