@@ -37,7 +37,8 @@
 #   to time the applier with its metrics endpoint), BENCH_KEEP_LOGS (1: keep every binlog-applier run's
 #   log under OUT; failed runs' logs are always kept), OUT (default bench-results/<UTC time>).
 #   BENCH_TLS (0; 1: both servers serve TLS with certificates made here by openssl, and binlog-applier
-#   connects to both with tls mode verify_identity; the native replica stays without MASTER_SSL)
+#   connects to both with tls mode verify_identity; both: the same servers, each binlog-applier contender
+#   run twice, with tls mode disabled and with verify_identity; the native replica stays without MASTER_SSL)
 # Smoke run, e.g.:
 #   TABLES=2 TABLE_SIZE=1000 LOAD_SECONDS=3 FLUSH=2 NATIVE=0:conservative OURS=optimistic:4:binlog \
 #     WORKLOADS=mixed scripts/bench.sh
@@ -82,7 +83,7 @@ mkdir -p "$OUT"
 WORK=$(mktemp -d /tmp/binlog-applier-bench.XXXXXX)
 TLS_OPTS=()
 TLS_YAML=""
-if [ "$BENCH_TLS" = 1 ]; then # a CA and a server certificate for 127.0.0.1 (docs/tls.md, "Making certificates")
+if [ "$BENCH_TLS" != 0 ]; then # a CA and a server certificate for 127.0.0.1 (docs/tls.md, "Making certificates")
   C="$WORK/certs"; mkdir -p "$C"
   openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=bench CA" -keyout "$C/ca-key.pem" -out "$C/ca.pem" \
     -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null
@@ -92,8 +93,15 @@ if [ "$BENCH_TLS" = 1 ]; then # a CA and a server certificate for 127.0.0.1 (doc
     -extfile "$C/server.ext" -out "$C/server.pem" 2>/dev/null
   chmod 600 "$C"/*-key.pem
   TLS_OPTS=(--ssl-ca="$C/ca.pem" --ssl-cert="$C/server.pem" --ssl-key="$C/server-key.pem")
-  TLS_YAML=", tls: {mode: verify_identity, ca_file: $C/ca.pem}"
 fi
+case $BENCH_TLS in 0) TLS_VARIANTS=default ;; 1) TLS_VARIANTS=verify ;; *) TLS_VARIANTS="disabled verify" ;; esac
+set_tls() { # set_tls default|disabled|verify -> TLS_YAML (both sides' tls key), TLS_LABEL (name suffix)
+  case $1 in
+    default) TLS_YAML="" TLS_LABEL="" ;;
+    disabled) TLS_YAML=", tls: {mode: disabled}" TLS_LABEL=" (no TLS)" ;;
+    verify) TLS_YAML=", tls: {mode: verify_identity, ca_file: $C/ca.pem}" TLS_LABEL=" (TLS verify_identity)" ;;
+  esac
+}
 # a copy, so that a build during the benchmark does not change the contender
 JAR=$WORK/binlog-applier.jar
 cp applier-server/target/binlog-applier.jar "$JAR"
@@ -320,7 +328,10 @@ for workload in $WORKLOADS; do
     for c in $OURS; do
       IFS=: read -r mode workers method jopts <<<"$c"
       jopts=${jopts//,/ }
-      measure "$(ours_name "$mode" "$workers" "$method" "$jopts")" ours "$mode" "$workers" "$method" "$jopts"
+      for tls in $TLS_VARIANTS; do
+        set_tls "$tls"
+        measure "$(ours_name "$mode" "$workers" "$method" "$jopts")$TLS_LABEL" ours "$mode" "$workers" "$method" "$jopts"
+      done
     done
     [ -z "$best" ] || echo "- $workload, flush=$flush: best native: $best_name, $(printf '%.1f' "$best") s" >>"$OUT/best.md"
     while IFS=, read -r w n f name s v; do
