@@ -87,7 +87,7 @@ public final class TlsSettings {
                 p.setEndpointIdentificationAlgorithm("HTTPS"); // RFC 2818: DNS or IP subject alternative names
                 s.setSSLParameters(p);
             }
-            return s;
+            return new BufferedSslSocket(s);
         } catch (SocketException e) {
             throw e;
         } catch (IOException e) {
