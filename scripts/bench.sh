@@ -36,6 +36,9 @@
 #   keys, e.g. "unit_max_transactions: 100"), BENCH_METRICS_LISTEN (default off, e.g. 127.0.0.1:9104
 #   to time the applier with its metrics endpoint), BENCH_KEEP_LOGS (1: keep every binlog-applier run's
 #   log under OUT; failed runs' logs are always kept), OUT (default bench-results/<UTC time>).
+#   BENCH_TLS (0; 1: both servers serve TLS with certificates made here by openssl, and binlog-applier
+#   connects to both with tls mode verify_identity; both: the same servers, each binlog-applier contender
+#   run twice, with tls mode disabled and with verify_identity; the native replica stays without MASTER_SSL)
 # Smoke run, e.g.:
 #   TABLES=2 TABLE_SIZE=1000 LOAD_SECONDS=3 FLUSH=2 NATIVE=0:conservative OURS=optimistic:4:binlog \
 #     WORKLOADS=mixed scripts/bench.sh
@@ -62,6 +65,7 @@ REPEAT=${REPEAT:-1}
 BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-$(launcher_java_opts)}
 BENCH_APPLY_EXTRA=${BENCH_APPLY_EXTRA:-}
 BENCH_KEEP_LOGS=${BENCH_KEEP_LOGS:-0}
+BENCH_TLS=${BENCH_TLS:-0}
 BENCH_APPLY_EXTRA=$(sed -E 's/^[ ,]+//' <<<"$BENCH_APPLY_EXTRA") # the old form began with ", "
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-bench-results/$STAMP}
@@ -77,6 +81,27 @@ done
 mvn -B -q -ntp -DskipTests package
 mkdir -p "$OUT"
 WORK=$(mktemp -d /tmp/binlog-applier-bench.XXXXXX)
+TLS_OPTS=()
+TLS_YAML=""
+if [ "$BENCH_TLS" != 0 ]; then # a CA and a server certificate for 127.0.0.1 (docs/tls.md, "Making certificates")
+  C="$WORK/certs"; mkdir -p "$C"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=bench CA" -keyout "$C/ca-key.pem" -out "$C/ca.pem" \
+    -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$C/server-key.pem" -out "$C/server.csr" 2>/dev/null
+  echo "subjectAltName=IP:127.0.0.1,DNS:localhost" >"$C/server.ext"
+  openssl x509 -req -in "$C/server.csr" -CA "$C/ca.pem" -CAkey "$C/ca-key.pem" -CAcreateserial -days 2 \
+    -extfile "$C/server.ext" -out "$C/server.pem" 2>/dev/null
+  chmod 600 "$C"/*-key.pem
+  TLS_OPTS=(--ssl-ca="$C/ca.pem" --ssl-cert="$C/server.pem" --ssl-key="$C/server-key.pem")
+fi
+case $BENCH_TLS in 0) TLS_VARIANTS=default ;; 1) TLS_VARIANTS=verify ;; *) TLS_VARIANTS="disabled verify" ;; esac
+set_tls() { # set_tls default|disabled|verify -> TLS_YAML (both sides' tls key), TLS_LABEL (name suffix)
+  case $1 in
+    default) TLS_YAML="" TLS_LABEL="" ;;
+    disabled) TLS_YAML=", tls: {mode: disabled}" TLS_LABEL=" (no TLS)" ;;
+    verify) TLS_YAML=", tls: {mode: verify_identity, ca_file: $C/ca.pem}" TLS_LABEL=" (TLS verify_identity)" ;;
+  esac
+}
 # a copy, so that a build during the benchmark does not change the contender
 JAR=$WORK/binlog-applier.jar
 cp applier-server/target/binlog-applier.jar "$JAR"
@@ -112,7 +137,7 @@ fresh_target() { # fresh_target FLUSH -> starts "target" on $TGT, empty
   rm -rf "$dir"
   TGT=$(free_port)
   start_server target "$TGT" 2 --innodb-flush-log-at-trx-commit="$1" --sync-binlog=0 --relay-log=relay-bin \
-    --skip-slave-start
+    --skip-slave-start "${TLS_OPTS[@]}"
 }
 
 run_native() { # run_native THREADS MODE -> seconds, or "timeout" / "error"
@@ -144,8 +169,8 @@ ours_config() { # ours_config MODE WORKERS METHOD -> bench.yml; "default" leaves
   apply=$(printf '%s, ' "${keys[@]}"); apply=${apply%, }
   cat >"$WORK/bench.yml" <<YAML
 name: bench
-source: {host: 127.0.0.1, port: $SRC, user: root, password: "", server_id: 4242, start: "$START_FILE:$START_POS"}
-target: {host: 127.0.0.1, port: $TGT, user: root, password: ""}
+source: {host: 127.0.0.1, port: $SRC, user: root, password: "", server_id: 4242, start: "$START_FILE:$START_POS"$TLS_YAML}
+target: {host: 127.0.0.1, port: $TGT, user: root, password: ""$TLS_YAML}
 apply: {$apply}
 # the target's flush setting is the workload's (as for the native replica); metrics off unless asked for
 durability: {mode: unchanged}
@@ -283,7 +308,7 @@ for workload in $WORKLOADS; do
   rm -rf "$WORK/source"
   SRC=$(free_port)
   start_server source "$SRC" 1 --log-bin=mysql-bin --binlog-format=ROW --innodb-flush-log-at-trx-commit=2 \
-    --sync-binlog=0 --max-binlog-size=1G
+    --sync-binlog=0 --max-binlog-size=1G "${TLS_OPTS[@]}"
   read -r START_FILE START_POS < <(sql "$SRC" "SHOW MASTER STATUS" | awk '{print $1, $2}')
   echo "== $workload: generating the binlog"
   generate "$workload"
@@ -303,7 +328,10 @@ for workload in $WORKLOADS; do
     for c in $OURS; do
       IFS=: read -r mode workers method jopts <<<"$c"
       jopts=${jopts//,/ }
-      measure "$(ours_name "$mode" "$workers" "$method" "$jopts")" ours "$mode" "$workers" "$method" "$jopts"
+      for tls in $TLS_VARIANTS; do
+        set_tls "$tls"
+        measure "$(ours_name "$mode" "$workers" "$method" "$jopts")$TLS_LABEL" ours "$mode" "$workers" "$method" "$jopts"
+      done
     done
     [ -z "$best" ] || echo "- $workload, flush=$flush: best native: $best_name, $(printf '%.1f' "$best") s" >>"$OUT/best.md"
     while IFS=, read -r w n f name s v; do

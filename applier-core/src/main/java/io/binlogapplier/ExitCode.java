@@ -26,6 +26,8 @@ public enum ExitCode {
     SOURCE_PRIVILEGE(15, false, "the source user lacks a privilege"),
     SOURCE_SERVER_ID_IN_USE(16, false, "another replica of the source uses the same server_id"),
     SOURCE_STATEMENT_UNFILTERABLE(17, false, "a source statement the filter cannot split or rename"),
+    SOURCE_TLS(18, false, "the source connection cannot be secured as source.tls asks (no TLS, certificate not"
+        + " trusted or for another host)"),
     TARGET_UNREACHABLE(20, true, "target server unreachable"),
     TARGET_ACCESS_DENIED(21, false, "target server refused the user or password"),
     TARGET_SCHEMA_MISMATCH(22, false, "a target table is missing or differs from the source"),
@@ -33,6 +35,8 @@ public enum ExitCode {
     TARGET_VALUE_REJECTED(24, false, "the target cannot hold a source value"),
     TARGET_PRIVILEGE(25, false, "the target user lacks a privilege"),
     TARGET_STATEMENT_FAILED(26, false, "a statement from the source failed on the target"),
+    TARGET_TLS(28, false, "the target connection cannot be secured as target.tls asks (no TLS, certificate not"
+        + " trusted or for another host)"),
     STATE_INVALID(30, false, "the applier state table on the target is unusable"),
     /**
      * Another process holds the stream's lock on the target: an applier of the same name runs, or a

@@ -7,6 +7,7 @@ import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer.Ev
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.config.SourceConfig;
 import io.binlogapplier.position.SourcePosition;
+import io.binlogapplier.source.SourceConnections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,23 +56,13 @@ public final class BinlogReader {
         if (thread != null) {
             throw new IllegalStateException("reader already started");
         }
-        TaggedGtidClient c = new TaggedGtidClient(config.host(), config.port(), config.user(), config.password().value());
-        c.setServerId(config.serverId());
+        // address, credentials, timeouts, TLS; the subclass encodes tagged MySQL GTID sets in the dump request
+        TaggedGtidClient c = SourceConnections.configure(new TaggedGtidClient(config.host(),
+            config.port(), config.user(), config.password().value()), config);
         // We reconnect ourselves (from the committed position, through a new pipeline): the library's
         // keep-alive thread would reconnect behind our back.
         c.setKeepAlive(false);
         c.setBlocking(true);
-        // A silent partition is noticed by time: the source sends a heartbeat whenever it has sent
-        // nothing else for source.heartbeat, so a read that waits source.read_timeout for one byte
-        // means the stream is dead. The library sets no timeout of its own on the socket.
-        int readTimeout = (int) Math.min(Integer.MAX_VALUE, config.readTimeout().toMillis());
-        c.setSocketFactory(() -> {
-            java.net.Socket s = new java.net.Socket();
-            s.setSoTimeout(readTimeout);
-            s.setKeepAlive(true);
-            return s;
-        });
-        c.setConnectTimeout(config.connectTimeout().toMillis());
         c.setHeartbeatInterval(config.heartbeat().toMillis());
         c.setUseSendAnnotateRowsEvent(false);
         c.setEventDeserializer(new EventFramer());

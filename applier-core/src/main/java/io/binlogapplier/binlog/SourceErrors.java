@@ -6,6 +6,7 @@ import io.binlogapplier.errors.Classification;
 import io.binlogapplier.errors.ErrorClassifier;
 import io.binlogapplier.errors.Messages;
 import io.binlogapplier.errors.Side;
+import io.binlogapplier.tls.TlsFailures;
 
 import java.sql.SQLException;
 
@@ -41,6 +42,10 @@ public final class SourceErrors {
         Throwable root = ErrorClassifier.rootOf(t);
         if (root instanceof ApplierException) {
             return ApplierException.of(t); // already said what it is
+        }
+        ApplierException tls = TlsFailures.of(t, Side.SOURCE, address);
+        if (tls != null) {
+            return tls; // no TLS, an untrusted certificate, another host's: no reconnect helps
         }
         Classification c = ErrorClassifier.classify(root, Side.SOURCE);
         String m = Messages.firstLine(root.getMessage());

@@ -7,16 +7,15 @@ import io.binlogapplier.errors.ErrorClassifier;
 import io.binlogapplier.errors.Side;
 import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.position.BinlogCoordinates;
+import io.binlogapplier.source.SourceConnections;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Properties;
 
 /**
  * Asks the source, over a plain SQL connection, what a replica must know before streaming: is it
@@ -37,16 +36,8 @@ public final class SourceInspector implements AutoCloseable {
     }
 
     public static SourceInspector connect(SourceConfig config) {
-        Properties p = new Properties();
-        p.setProperty("user", config.user());
-        p.setProperty("password", config.password().value());
-        p.setProperty("connectTimeout", Long.toString(config.connectTimeout().toMillis()));
-        p.setProperty("socketTimeout", Long.toString(Math.max(30_000, config.connectTimeout().toMillis())));
-        p.setProperty("sslMode", "PREFERRED");
-        p.setProperty("allowPublicKeyRetrieval", "true");
-        p.setProperty("characterEncoding", "UTF-8");
         try {
-            Connection c = DriverManager.getConnection("jdbc:mysql://" + config.host() + ":" + config.port() + "/", p);
+            Connection c = SourceConnections.jdbc(config);
             String version;
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT VERSION()")) {
                 rs.next();
@@ -61,6 +52,15 @@ public final class SourceInspector implements AutoCloseable {
     /** The inspector's JDBC connection, for other read-only work ({@code verify}); closed with the inspector. */
     public Connection jdbc() {
         return connection;
+    }
+
+    /** The TLS version and cipher of this session ({@code TLSv1.3 TLS_AES_256_GCM_SHA384}), empty when plain text. */
+    public String tls() {
+        try {
+            return io.binlogapplier.tls.SessionTls.describe(connection);
+        } catch (SQLException e) {
+            throw SourceErrors.classify(e, config.address(), config.user(), "the start");
+        }
     }
 
     public boolean mariadb() {

@@ -27,6 +27,8 @@ public final class ConfigLoader {
     private static final Pattern NAME = Pattern.compile("^[A-Za-z0-9_.-]{1,64}$");
     private static final Pattern IDENTIFIER = Pattern.compile("^[A-Za-z0-9_$]{1,64}$");
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ConfigLoader.class);
+
     private final UnaryOperator<String> environment;
 
     public ConfigLoader() {
@@ -116,9 +118,10 @@ public final class ConfigLoader {
                 + " ms): a heartbeat late by a moment must not look like a lost source");
         }
         ReconnectLimit reconnects = reconnects(r);
+        TlsConfig tls = tls(r.section("tls"));
         r.rejectUnknown();
         return new SourceConfig(host, port, user, password, serverId, start, connect, heartbeat, readTimeout,
-            reconnects);
+            reconnects, tls);
     }
 
     private TargetConfig target(ConfigReader r) {
@@ -133,8 +136,65 @@ public final class ConfigLoader {
         Duration connect = r.duration("connect_timeout", Duration.ofSeconds(10), Duration.ofMillis(100));
         Duration statementTimeout = r.duration("statement_timeout", Duration.ofHours(8), Duration.ofSeconds(10));
         ReconnectLimit reconnects = reconnects(r);
+        TlsConfig tls = tls(r.section("tls"));
         r.rejectUnknown();
-        return new TargetConfig(host, port, user, password, schema, connect, statementTimeout, reconnects);
+        return new TargetConfig(host, port, user, password, schema, connect, statementTimeout, reconnects, tls);
+    }
+
+    /**
+     * A {@code tls:} section. Without {@code mode}, a {@code ca_file} means verify_ca (as for the MySQL
+     * clients' --ssl-ca), else preferred. Each file is read and parsed here, so a bad one stops the start.
+     */
+    private static TlsConfig tls(ConfigReader r) {
+        boolean modeGiven = r.has("mode");
+        TlsMode mode = r.choice("mode", TlsMode.PREFERRED, TlsMode.class);
+        Path ca = pemFile(r, "ca_file", true);
+        Path cert = pemFile(r, "cert_file", true);
+        Path key = pemFile(r, "key_file", false);
+        if (!modeGiven && ca != null) {
+            mode = TlsMode.VERIFY_CA;
+        }
+        if (mode.verifiesCertificate() && ca == null && !r.has("ca_file")) {
+            r.problem("ca_file", "is required with mode " + mode.configName() + ": give the PEM file of the CA that"
+                + " signed the server's certificate (or choose mode required, which verifies nothing)");
+        }
+        if (r.has("key_file") && !r.has("cert_file")) {
+            r.problem("cert_file", "is required with key_file: give the client certificate of that key");
+        }
+        if (r.has("cert_file") && !r.has("key_file")) {
+            r.problem("key_file", "is required with cert_file: give the private key of that certificate");
+        }
+        if (mode == TlsMode.DISABLED && (r.has("ca_file") || r.has("cert_file") || r.has("key_file"))) {
+            r.problem("mode", "is disabled, so ca_file, cert_file and key_file would be ignored: remove them or choose"
+                + " another mode");
+        }
+        if (key != null && PemFiles.readableByOthers(key)) {
+            log.warn("{}: {} is readable by other users: chmod 600 it", r.key("key_file"), key);
+        }
+        r.rejectUnknown();
+        return new TlsConfig(mode, ca, cert, key);
+    }
+
+    /** A PEM file of certificates ({@code certificates}) or of a private key; null (and a problem) when unusable. */
+    private static Path pemFile(ConfigReader r, String k, boolean certificates) {
+        if (!r.has(k)) {
+            return null;
+        }
+        String text = r.string(k, "", false);
+        Path file = Path.of(text);
+        try {
+            if (certificates) {
+                PemFiles.certificates(file);
+            } else {
+                PemFiles.privateKey(file);
+            }
+            return file;
+        } catch (IOException e) {
+            r.problem(k, "cannot read '" + text + "' (" + e.getClass().getSimpleName() + ")");
+        } catch (IllegalArgumentException e) {
+            r.problem(k, "'" + text + "' " + e.getMessage());
+        }
+        return null;
     }
 
     private static ReconnectLimit reconnects(ConfigReader r) {
@@ -199,8 +259,46 @@ public final class ConfigLoader {
                 }
             }
         }
+        ConfigReader tls = r.section("tls");
+        Path cert = pemFile(tls, "cert_file", true);
+        Path key = pemFile(tls, "key_file", false);
+        if (tls.has("cert_file") != tls.has("key_file")) {
+            tls.problem(tls.has("cert_file") ? "key_file" : "cert_file", "is required with "
+                + (tls.has("cert_file") ? "cert_file" : "key_file") + ": HTTPS needs both the certificate and its key");
+        }
+        if (key != null && PemFiles.readableByOthers(key)) {
+            log.warn("{}: {} is readable by other users: chmod 600 it", tls.key("key_file"), key);
+        }
+        tls.rejectUnknown();
+        ConfigReader auth = r.section("basic_auth");
+        String user = auth.string("user", null, false);
+        Secret password = null;
+        if (user != null) {
+            if (user.isEmpty() || user.contains(":")) {
+                auth.problem("user", "must be a non-empty name without ':'");
+            }
+            // password_file (or password_env, or password, as for the servers' passwords)
+            boolean given = auth.has("password_file") || auth.has("password_env") || auth.has("password");
+            password = password(auth);
+            if (!given) {
+                auth.problem("password_file", "is required with user: a file holding the password (its first line)");
+            } else if (password.value().isEmpty()) {
+                auth.problem("password_file", "gives an empty password");
+            }
+        } else if (auth.has("password_file") || auth.has("password_env") || auth.has("password")) {
+            auth.problem("user", "is required with a password");
+        }
+        auth.rejectUnknown();
+        if (user != null && cert == null && m.enabled() && !loopback(m.host())) {
+            log.warn("metrics.basic_auth over plain HTTP on {}: the password crosses the network in clear text; set"
+                + " metrics.tls.cert_file and key_file", m.listen());
+        }
         r.rejectUnknown();
-        return m;
+        return cert == null && user == null ? m : m.secured(cert, key, user, password);
+    }
+
+    private static boolean loopback(String host) {
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
     }
 
     private DurabilityConfig durability(ConfigReader r) {
@@ -276,6 +374,9 @@ public final class ConfigLoader {
             String path = r.string("password_file", "", false);
             try {
                 String text = Files.readString(Path.of(path), StandardCharsets.UTF_8);
+                if (PemFiles.readableByOthers(Path.of(path))) {
+                    log.warn("{}: {} is readable by other users: chmod 600 it", r.key("password_file"), path);
+                }
                 return new Secret(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
             } catch (IOException | RuntimeException e) {
                 r.problem("password_file", "cannot read '" + path + "' (" + e.getClass().getSimpleName() + ": "

@@ -1,12 +1,36 @@
 package io.binlogapplier.config;
 
+import java.nio.file.Path;
+
 /**
- * The {@code metrics:} section: where the HTTP endpoint ({@code /metrics}, {@code /health}) listens.
+ * The {@code metrics:} section: where the HTTP endpoint ({@code /metrics}, {@code /health}) listens,
+ * and how it is secured.
  *
  * @param host the address to bind (an IP address or host name; empty: every interface); null when off
  * @param port the TCP port (1..65535); 0 when off
+ * @param tlsCert PEM certificate (chain) to serve HTTPS with; null: plain HTTP
+ * @param tlsKey PEM private key of {@code tlsCert}; null with it
+ * @param user the user of HTTP basic authentication; null: no authentication
+ * @param password that user's password (from {@code basic_auth.password_file}); null with it
  */
-public record MetricsConfig(String host, int port) {
+public record MetricsConfig(String host, int port, Path tlsCert, Path tlsKey, String user, Secret password) {
+    public MetricsConfig(String host, int port) {
+        this(host, port, null, null, null, null);
+    }
+
+    /** This endpoint served over HTTPS with {@code cert}/{@code key}, and basic authentication when {@code user} is set. */
+    MetricsConfig secured(Path cert, Path key, String user, Secret password) {
+        return new MetricsConfig(host, port, cert, key, user, password);
+    }
+
+    public boolean tls() {
+        return tlsCert != null;
+    }
+
+    public boolean basicAuth() {
+        return user != null;
+    }
+
     /** No endpoint at all ({@code listen: off}). */
     public static final MetricsConfig OFF = new MetricsConfig(null, 0);
     /** The default: loopback only, port 9104. */

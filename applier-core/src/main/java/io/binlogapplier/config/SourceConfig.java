@@ -10,6 +10,7 @@ import java.time.Duration;
  * @param heartbeat how often an idle source sends a heartbeat (also bounds how stale "caught up" can be)
  * @param readTimeout the longest the binlog stream may stay silent (no byte, not even a heartbeat) before the
  *     source counts as lost and is reconnected: a silent partition is noticed by time
+ * @param tls how the connections to it are secured (the binlog stream and every SQL connection alike)
  * @param reconnectAttempts how often to reconnect in a row after losing the source mid-stream before exiting
  */
 public record SourceConfig(
@@ -22,7 +23,8 @@ public record SourceConfig(
     Duration connectTimeout,
     Duration heartbeat,
     Duration readTimeout,
-    ReconnectLimit reconnectAttempts
+    ReconnectLimit reconnectAttempts,
+    TlsConfig tls
 ) {
     public String address() {
         return host + ":" + port;

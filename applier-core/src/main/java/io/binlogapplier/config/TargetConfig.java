@@ -8,6 +8,7 @@ import java.time.Duration;
  * @param stateSchema the schema holding the applier's position table (created if missing)
  * @param statementTimeout the longest the applier waits for the target's answer to one statement (the socket
  *     timeout of every target connection); longer than the longest legitimate statement, a long DDL included
+ * @param tls how the connections to it are secured (the binlog stream and every SQL connection alike)
  * @param reconnectAttempts how often to reconnect in a row after losing the target mid-stream before exiting
  */
 public record TargetConfig(
@@ -18,7 +19,8 @@ public record TargetConfig(
     String stateSchema,
     Duration connectTimeout,
     Duration statementTimeout,
-    ReconnectLimit reconnectAttempts
+    ReconnectLimit reconnectAttempts,
+    TlsConfig tls
 ) {
     public String address() {
         return host + ":" + port;

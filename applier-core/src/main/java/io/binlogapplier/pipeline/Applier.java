@@ -212,6 +212,8 @@ public final class Applier {
                  Connection control = pool.get()) {
                 source.requireRowFormat();
                 NativeSqlThread.refuseIfApplyingOurSource(control, source, config.source());
+                status.tls(Side.SOURCE, source.tls());
+                status.tls(Side.TARGET, io.binlogapplier.tls.SessionTls.describe(control));
                 method = MethodResolver.resolve(config.apply().method(), source.version(), control,
                     config.target().user());
                 if (method.auto()) {

@@ -83,6 +83,9 @@ public final class ApplierStatus implements PipelineMetrics {
     public record Reconnect(Side side, int attempt) {
     }
 
+    private volatile String sourceTls;
+    private volatile String targetTls;
+
     public ApplierStatus(Clock clock) {
         this.clock = clock;
     }
@@ -152,6 +155,23 @@ public final class ApplierStatus implements PipelineMetrics {
     public void warning(String message) {
         lastErrorAt = clock.instant();
         lastError = message;
+    }
+
+    /**
+     * How the connections to {@code side} are secured, as the server reports it for one of them:
+     * {@code TLSv1.3 TLS_AES_256_GCM_SHA384}, or empty for plain text.
+     */
+    public void tls(Side side, String description) {
+        if (side == Side.SOURCE) {
+            sourceTls = description;
+        } else {
+            targetTls = description;
+        }
+    }
+
+    /** As reported by {@link #tls(Side, String)}; null before the first connection. */
+    public String tls(Side side) {
+        return side == Side.SOURCE ? sourceTls : targetTls;
     }
 
     public void flushRelaxed(boolean relaxed) {

@@ -6,6 +6,7 @@ import io.binlogapplier.errors.Classification;
 import io.binlogapplier.errors.ErrorClassifier;
 import io.binlogapplier.errors.Messages;
 import io.binlogapplier.errors.Side;
+import io.binlogapplier.tls.TlsFailures;
 
 import java.sql.SQLException;
 
@@ -36,6 +37,15 @@ public final class TargetErrors {
     }
 
     public static ApplierException connect(Throwable t) {
+        return connect(t, null);
+    }
+
+    /** As {@link #connect(Throwable)}; {@code address} (host:port, or null) is named in a TLS failure's message. */
+    public static ApplierException connect(Throwable t, String address) {
+        ApplierException tls = TlsFailures.of(t, Side.TARGET, address);
+        if (tls != null) {
+            return tls; // no TLS, an untrusted certificate, another host's: no reconnect helps
+        }
         if (!(ErrorClassifier.rootOf(t) instanceof SQLException e)) {
             return ApplierException.of(t); // no server said anything: ours, or already an ApplierException
         }

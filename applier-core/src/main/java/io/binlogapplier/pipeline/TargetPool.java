@@ -3,6 +3,7 @@ package io.binlogapplier.pipeline;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.binlogapplier.config.TargetConfig;
+import io.binlogapplier.target.TargetConnections;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -60,7 +61,8 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
     private static HikariDataSource dataSource(TargetConfig target, int size, String name, long failFastMillis) {
         HikariConfig c = new HikariConfig();
         c.setPoolName("applier-" + name + "-target");
-        c.setJdbcUrl("jdbc:mysql://" + target.host() + ":" + target.port() + "/");
+        c.setJdbcUrl(TargetConnections.jdbcUrl(target));
+        c.setDataSourceProperties(TargetConnections.properties(target)); // TLS and the common settings
         c.setUsername(target.user());
         c.setPassword(target.password().value());
         c.setMaximumPoolSize(size);
@@ -75,7 +77,6 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         c.addDataSourceProperty("useServerPrepStmts", "true");
         c.addDataSourceProperty("cachePrepStmts", "false");
         c.addDataSourceProperty("rewriteBatchedStatements", "false");
-        c.addDataSourceProperty("characterEncoding", "UTF-8");
         c.addDataSourceProperty("useLocalSessionState", "true");
         // Not useLocalTransactionState: with it the driver skips a rollback() it believes needless,
         // from the last server status it read. A worker failing between the server running a
@@ -88,9 +89,6 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         c.addDataSourceProperty("tinyInt1isBit", "false");
         c.addDataSourceProperty("yearIsDateType", "false");
         c.addDataSourceProperty("zeroDateTimeBehavior", "round");
-        c.addDataSourceProperty("sslMode", "PREFERRED");
-        c.addDataSourceProperty("allowPublicKeyRetrieval", "true");
-        c.addDataSourceProperty("connectTimeout", Long.toString(target.connectTimeout().toMillis()));
         // No statement waits for the target's answer longer than this: a connection the network lost
         // without a word fails here at the latest (TargetWatch notices a lost target much sooner).
         c.addDataSourceProperty("socketTimeout", Long.toString(Math.min(Integer.MAX_VALUE,
@@ -99,7 +97,7 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         try {
             return new HikariDataSource(c);
         } catch (RuntimeException e) {
-            throw TargetErrors.connect(e);
+            throw TargetErrors.connect(e, target.address());
         }
     }
 

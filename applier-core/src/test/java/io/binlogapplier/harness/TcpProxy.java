@@ -55,6 +55,24 @@ public final class TcpProxy implements AutoCloseable {
         return listener.getLocalPort();
     }
 
+    private volatile java.io.ByteArrayOutputStream captured;
+
+    /** From now on keeps a copy of every byte forwarded, either way (for tests that look for clear text). */
+    public void capture() {
+        captured = new java.io.ByteArrayOutputStream();
+    }
+
+    /** The bytes forwarded since {@link #capture()}; empty when not capturing. */
+    public byte[] captured() {
+        java.io.ByteArrayOutputStream c = captured;
+        if (c == null) {
+            return new byte[0];
+        }
+        synchronized (c) {
+            return c.toByteArray();
+        }
+    }
+
     /** Resets every forwarded connection; new ones are closed as soon as they arrive. */
     public void cut() {
         cut = true;
@@ -117,6 +135,12 @@ public final class TcpProxy implements AutoCloseable {
                 OutputStream out = to.getOutputStream();
                 int n;
                 while ((n = in.read(buffer)) >= 0 && dropGeneration == generation) {
+                    java.io.ByteArrayOutputStream c = captured;
+                    if (c != null) {
+                        synchronized (c) {
+                            c.write(buffer, 0, n);
+                        }
+                    }
                     out.write(buffer, 0, n);
                 }
             } catch (IOException ignored) {

@@ -76,6 +76,9 @@ class CommandsIT {
             assertThat(saved.line(row)).contains(" PASS ");
         }
         assertThat(saved.line("source server_id")).contains(" WARN ").contains("REPLICATION MASTER ADMIN");
+        // the test servers have no TLS; loopback is no warning (docs/tls.md)
+        assertThat(saved.line("source tls")).contains(" PASS ").contains("not encrypted (source.tls.mode preferred;"
+            + " 127.0.0.1 is this machine)");
         assertThat(saved.line("target state table")).contains("row 'cli_setup' at mysql-bin.");
         assertThat(saved.line("start position")).contains("saved position").contains("takes precedence");
         assertThat(saved.line("target write privileges")).contains("(cli)");

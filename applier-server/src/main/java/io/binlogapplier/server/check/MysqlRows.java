@@ -127,7 +127,7 @@ final class MysqlRows {
         }
         return Optional.of(CheckResult.fail(SECURE_TRANSPORT, "ON: the source refuses the unencrypted binlog"
             + " connection (\"Connections using insecure transport are prohibited\") although this check's own"
-            + " connection succeeded; configure TLS for the source connection, or SET PERSIST"
+            + " connection succeeded; set source.tls.mode (preferred or stricter, see docs/tls.md), or SET PERSIST"
             + " require_secure_transport=OFF on the source"));
     }
 

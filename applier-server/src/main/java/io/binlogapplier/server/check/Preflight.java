@@ -1,6 +1,7 @@
 package io.binlogapplier.server.check;
 
 import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
 import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.errors.Messages;
@@ -30,8 +31,13 @@ public final class Preflight {
                 source = SourceInspector.connect(config.source());
                 sourceRows.add(CheckResult.pass("source connection", config.source().address() + " as '"
                     + config.source().user() + "': " + source.variable("version")));
+                sourceRows.add(TlsCheck.row("source", config.source().host(), config.source().tls(),
+                    TlsCheck.sessionStatus(source.rows("SHOW SESSION STATUS LIKE 'Ssl_%'"))));
             } catch (ApplierException e) {
-                sourceRows.add(CheckResult.fail("source connection", e.getMessage()));
+                sourceRows.add(CheckResult.fail(e.exitCode() == ExitCode.SOURCE_TLS ? "source tls" : "source connection",
+                    e.getMessage()));
+            } catch (SQLException e) {
+                sourceRows.add(CheckResult.fail("source tls", "SHOW SESSION STATUS failed: " + Messages.firstLine(e)));
             }
             List<String> sourceSchemas = null;
             if (source != null) {
@@ -47,7 +53,8 @@ public final class Preflight {
             try {
                 target = TargetConnections.open(config.target());
             } catch (ApplierException e) {
-                targetRows.add(CheckResult.fail("target connection", e.getMessage()));
+                targetRows.add(CheckResult.fail(e.exitCode() == ExitCode.TARGET_TLS ? "target tls" : "target connection",
+                    e.getMessage()));
             }
             TargetChecks targetChecks = null;
             if (target != null) {
@@ -55,6 +62,8 @@ public final class Preflight {
                     targetChecks = new TargetChecks(config, target);
                     targetRows.add(CheckResult.pass("target connection", config.target().address() + " as '"
                         + config.target().user() + "': " + targetChecks.version()));
+                    targetRows.add(TlsCheck.row("target", config.target().host(), config.target().tls(),
+                        TlsCheck.sessionStatus(target)));
                     targetRows.add(targetChecks.stateTable());
                     targetRows.addAll(targetChecks.replicatedSchemas(sourceSchemas));
                     targetRows.add(targetChecks.relaxedFlush());

@@ -37,8 +37,9 @@ final class SourceChecks {
         out.add(gtids());
         out.add(serverId());
         out.add(privileges());
-        // The binlog connection has no TLS in this version (the TLS work adds it): pass its setting here then.
-        MysqlRows.secureTransport(source.variable("require_secure_transport"), false).ifPresent(out::add);
+        // The binlog connection negotiates TLS under every source.tls.mode but disabled.
+        MysqlRows.secureTransport(source.variable("require_secure_transport"),
+            config.tls().mode() != io.binlogapplier.config.TlsMode.DISABLED).ifPresent(out::add);
         MysqlRows.compression(source.mariadb(), source.mariadb() ? null
             : source.variable("binlog_transaction_compression")).ifPresent(out::add);
         return out;

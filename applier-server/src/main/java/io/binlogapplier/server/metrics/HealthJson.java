@@ -15,7 +15,8 @@ import java.util.Locale;
  *  "applied":{"file":"mysql-bin.000042","offset":1337,"gtid":"0-1-100","source_commit_time":"2026-01-05T10:00:00Z"},
  *  "source":{"file":"mysql-bin.000042","offset":9000},"received":{"file":"mysql-bin.000042","offset":5000},
  *  "transactions_applied":1200,"workers_busy":2,"flush_relaxed":true,"apply_method":"binlog",
- *  "apply_method_configured":"auto","last_error":null,"last_error_at":null}
+ *  "apply_method_configured":"auto","source_encrypted":true,"source_tls":"TLSv1.3 TLS_AES_256_GCM_SHA384",
+ *  "target_encrypted":false,"target_tls":null,"last_error":null,"last_error_at":null}
  * </pre>
  * Unknown values are {@code null}. Pure.
  */
@@ -58,6 +59,12 @@ final class HealthJson {
         MethodChoice method = s.applyMethod();
         field(j, "apply_method", method == null ? null : method.methodName());
         field(j, "apply_method_configured", method == null ? null : method.auto() ? "auto" : method.methodName());
+        for (io.binlogapplier.errors.Side side : io.binlogapplier.errors.Side.values()) {
+            String tls = s.tls(side);
+            String key = side.name().toLowerCase(Locale.ROOT);
+            j.append(",\"").append(key).append("_encrypted\":").append(tls == null ? "null" : !tls.isEmpty());
+            field(j, key + "_tls", tls == null || tls.isEmpty() ? null : tls);
+        }
         field(j, "last_error", s.lastError());
         Instant at = s.lastErrorAt();
         field(j, "last_error_at", at == null ? null : at.toString());

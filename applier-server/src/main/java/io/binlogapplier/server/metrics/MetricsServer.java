@@ -1,11 +1,17 @@
 package io.binlogapplier.server.metrics;
 
+import com.sun.net.httpserver.Authenticator;
+import com.sun.net.httpserver.BasicAuthenticator;
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import com.sun.net.httpserver.HttpServer;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.MetricsConfig;
+import io.binlogapplier.config.Secret;
+import io.binlogapplier.tls.ServerTls;
 import io.binlogapplier.pipeline.ApplierStatus;
 import io.binlogapplier.pipeline.PipelineMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -17,13 +23,17 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
  * The HTTP endpoint of one applier ({@code metrics.listen}): {@code GET /metrics}, the Prometheus
  * text format; {@code GET /health}, a JSON document ({@link HealthJson}), HTTP 200 unless the
- * applier failed (503). One request at a time, on thread {@code applier-<name>-metrics}.
+ * applier failed (503). One request at a time, on thread {@code applier-<name>-metrics}. HTTPS when
+ * {@code metrics.tls} names a certificate and key; HTTP basic authentication on every path when
+ * {@code metrics.basic_auth} names a user.
  */
 public final class MetricsServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
@@ -67,7 +77,16 @@ public final class MetricsServer implements AutoCloseable {
         }
         HttpServer server;
         try {
-            server = HttpServer.create(address, 16);
+            if (listen.tls()) {
+                HttpsServer https = HttpsServer.create(address, 16);
+                https.setHttpsConfigurator(new HttpsConfigurator(ServerTls.context(listen.tlsCert(), listen.tlsKey())));
+                server = https;
+            } else {
+                server = HttpServer.create(address, 16);
+            }
+        } catch (GeneralSecurityException e) {
+            throw new ApplierException(ExitCode.CONFIG, "cannot serve HTTPS with metrics.tls.cert_file and key_file ("
+                + e.getClass().getSimpleName() + "): check that the key belongs to the certificate", e);
         } catch (IOException e) {
             throw new ApplierException(ExitCode.METRICS_LISTEN, "cannot listen for metrics on " + listen.listen()
                 + " (" + e.getMessage() + "): another process (another binlog-applier?) may use it; give each applier"
@@ -82,19 +101,40 @@ public final class MetricsServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(executor);
+        Authenticator auth = listen.basicAuth() ? new PasswordCheck(listen.user(), listen.password()) : null;
         server.createContext("/metrics", x -> respond(x, () -> {
             awaitStart(status);
             metrics.refresh();
             return new Reply(200, PROMETHEUS_TEXT, registry.scrape());
-        }));
+        })).setAuthenticator(auth);
         server.createContext("/health", x -> respond(x, () -> new Reply(
             status.state() == ApplierStatus.State.FAILED ? 503 : 200, "application/json",
-            HealthJson.of(config.name(), status) + "\n")));
+            HealthJson.of(config.name(), status) + "\n"))).setAuthenticator(auth);
         server.createContext("/", x -> respond(x, () -> new Reply(404, "text/plain; charset=utf-8",
-            "not found: binlog-applier serves /metrics and /health\n")));
+            "not found: binlog-applier serves /metrics and /health\n"))).setAuthenticator(auth);
         server.start();
-        log.info("metrics on http://{}/metrics, health on /health", listen.listen());
+        log.info("metrics on {}://{}/metrics, health on /health{}", listen.tls() ? "https" : "http", listen.listen(),
+            listen.basicAuth() ? " (basic authentication)" : "");
         return new MetricsServer(server, executor, metrics);
+    }
+
+    /** HTTP basic authentication against the one configured user; compares in constant time. */
+    private static final class PasswordCheck extends BasicAuthenticator {
+        private final byte[] user;
+        private final byte[] password;
+
+        PasswordCheck(String user, Secret password) {
+            super("binlog-applier", StandardCharsets.UTF_8);
+            this.user = user.getBytes(StandardCharsets.UTF_8);
+            this.password = password.value().getBytes(StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public boolean checkCredentials(String u, String p) {
+            boolean userOk = MessageDigest.isEqual(user, u.getBytes(StandardCharsets.UTF_8));
+            boolean passwordOk = MessageDigest.isEqual(password, p.getBytes(StandardCharsets.UTF_8));
+            return userOk & passwordOk;
+        }
     }
 
     private record Reply(int status, String contentType, String body) {

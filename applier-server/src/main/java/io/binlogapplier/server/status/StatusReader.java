@@ -39,7 +39,9 @@ public final class StatusReader {
         Instant updatedAt = null;
         RunTable.Process process = null;
         LastError lastError = null;
+        String targetTls = null;
         try (Connection c = TargetConnections.open(config.target())) {
+            targetTls = io.binlogapplier.tls.SessionTls.describe(c);
             RunTable runs = new RunTable(schema, config.name());
             try {
                 process = runs.process(c, new StreamLock(schema, config.name()).name()).orElse(null);
@@ -66,12 +68,12 @@ public final class StatusReader {
         try (SourceInspector s = SourceInspector.connect(config.source())) {
             String gtids = s.variable(s.mariadb() ? "gtid_binlog_pos" : "gtid_executed");
             source = new StatusReport.Source(config.source().address(), s.currentPosition(),
-                gtids == null ? "" : gtids.replace("\n", ""), logs(s));
+                gtids == null ? "" : gtids.replace("\n", ""), logs(s), s.tls());
         } catch (ApplierException e) {
             sourceFailure = e;
         }
         return new Reading(new StatusReport(config.name(), table, config.target().address(), saved, updatedAt, source,
-            clock.instant(), process, lastError), sourceFailure);
+            clock.instant(), process, lastError, targetTls), sourceFailure);
     }
 
     private static Instant updatedAt(Connection c, String schema, String name) throws SQLException {

@@ -28,12 +28,25 @@ import java.util.Map;
  * @param source the source's side, or null when it could not be read
  */
 public record StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
-                           Source source, Instant now, RunTable.Process process, LastError lastError) {
+                           Source source, Instant now, RunTable.Process process, LastError lastError,
+                           String targetTls) {
 
-    /** Without what {@code applier_run} says (no process seen, no error kept). */
+    /** Without what {@code applier_run} says (no process seen, no error kept) and the target's TLS. */
     public StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
                         Source source, Instant now) {
-        this(name, stateTable, target, saved, updatedAt, source, now, null, null);
+        this(name, stateTable, target, saved, updatedAt, source, now, null, null, null);
+    }
+
+    /** Without the target connection's TLS. */
+    public StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
+                        Source source, Instant now, RunTable.Process process, LastError lastError) {
+        this(name, stateTable, target, saved, updatedAt, source, now, process, lastError, null);
+    }
+
+    /** Without what {@code applier_run} says. */
+    public StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
+                        Source source, Instant now, String targetTls) {
+        this(name, stateTable, target, saved, updatedAt, source, now, null, null, targetTls);
     }
 
     /** An applier process holds the stream's lock now. */
@@ -45,8 +58,12 @@ public record StatusReport(String name, String stateTable, String target, StateS
      * @param end where the source's binlog ends now
      * @param gtids the source's GTID position ({@code gtid_binlog_pos} / {@code gtid_executed}), may be empty
      * @param logs the source's binlog files and sizes, oldest first (null when it may not list them)
+     * @param tls the TLS version and cipher of a session made as source.tls says ("" plain text, null unknown)
      */
-    public record Source(String address, BinlogCoordinates end, String gtids, List<BinlogFile> logs) {
+    public record Source(String address, BinlogCoordinates end, String gtids, List<BinlogFile> logs, String tls) {
+        public Source(String address, BinlogCoordinates end, String gtids, List<BinlogFile> logs) {
+            this(address, end, gtids, logs, null);
+        }
     }
 
     public record BinlogFile(String name, long size) {
@@ -152,7 +169,9 @@ public record StatusReport(String name, String stateTable, String target, StateS
             Instant last = lastCommit();
             rows.put("last commit", last == null ? "none yet" : last + " (source time of the last applied transaction)");
         }
+        rows.put("target tls", tlsText(targetTls));
         if (source != null) {
+            rows.put("source tls", tlsText(source.tls()));
             rows.put("source end", source.end() + (source.gtids() == null || source.gtids().isBlank() ? ""
                 : ", gtid " + source.gtids().replace("\n", "")) + " (" + source.address() + ")");
         }
@@ -209,6 +228,12 @@ public record StatusReport(String name, String stateTable, String target, StateS
         if (source != null) {
             f.add("\"source_end\":" + position(source.end(), source.gtids() == null ? "" : source.gtids(), null));
         }
+        f.add(field("target_encrypted", targetTls == null ? null : !targetTls.isEmpty()));
+        f.add(field("target_tls", targetTls == null || targetTls.isEmpty() ? null : targetTls));
+        if (source != null) {
+            f.add(field("source_encrypted", source.tls() == null ? null : !source.tls().isEmpty()));
+            f.add(field("source_tls", source.tls() == null || source.tls().isEmpty() ? null : source.tls()));
+        }
         f.add(field("caught_up", caughtUp()));
         f.add(field("bytes_behind", bytesBehind()));
         f.add(field("lag_seconds", lagSeconds()));
@@ -217,6 +242,10 @@ public record StatusReport(String name, String stateTable, String target, StateS
 
     private static String str(Instant t) {
         return t == null ? null : t.toString();
+    }
+
+    private static String tlsText(String tls) {
+        return tls == null ? "unknown" : tls.isEmpty() ? "not encrypted" : "encrypted, " + tls;
     }
 
     private static String position(BinlogCoordinates c, String gtids, String resumeBy) {

@@ -25,6 +25,7 @@ class HealthJsonTest {
         assertThat(HealthJson.of("orders", status)).isEqualTo("{\"name\":\"orders\",\"state\":\"starting\",\"reconnecting\":null,"
             + "\"lag_seconds\":null,\"applied\":null,\"source\":null,\"received\":null,\"transactions_applied\":0,"
             + "\"workers_busy\":0,\"flush_relaxed\":false,\"apply_method\":null,\"apply_method_configured\":null,"
+            + "\"source_encrypted\":null,\"source_tls\":null,\"target_encrypted\":null,\"target_tls\":null,"
             + "\"last_error\":null,\"last_error_at\":null}");
     }
 
@@ -45,6 +46,8 @@ class HealthJsonTest {
             SourcePosition.ResumeBy.FILE), NOW.minusMillis(2500).toEpochMilli() * 1000);
         status.sourceEnd(new BinlogCoordinates("mysql-bin.000042", 9000));
         status.flushRelaxed(true);
+        status.tls(io.binlogapplier.errors.Side.SOURCE, "TLSv1.3 TLS_AES_256_GCM_SHA384");
+        status.tls(io.binlogapplier.errors.Side.TARGET, "");
         status.applyMethod(new MethodChoice(ApplyMethod.SQL, true, "the target user 'u' lacks BINLOG REPLAY",
             "GRANT BINLOG REPLAY ON *.* TO 'u' to use the faster binlog method", true));
         status.failed(new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "row \"7\" missing\tin `db`.`t`"));
@@ -55,6 +58,8 @@ class HealthJsonTest {
             + "\"source\":{\"file\":\"mysql-bin.000042\",\"offset\":9000},"
             + "\"received\":{\"file\":\"mysql-bin.000042\",\"offset\":1337},\"transactions_applied\":0,"
             + "\"workers_busy\":0,\"flush_relaxed\":true,\"apply_method\":\"sql\",\"apply_method_configured\":\"auto\","
+            + "\"source_encrypted\":true,\"source_tls\":\"TLSv1.3 TLS_AES_256_GCM_SHA384\",\"target_encrypted\":false,"
+            + "\"target_tls\":null,"
             + "\"last_error\":\"row \\\"7\\\" missing\\tin `db`.`t`\","
             + "\"last_error_at\":\"2026-01-05T10:00:00Z\"}");
     }
