@@ -102,8 +102,16 @@ class SkipIT {
         assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".t")).isEqualTo(TRANSACTIONS);
         assertThat(SERVERS.target().queryLong("SELECT v FROM " + db + ".t WHERE id = " + PLANTED))
             .as("the skipped transaction's row is the target's own").isEqualTo(-1);
+        // verify names exactly the row the skipped transaction would have written
+        InProcessCli.Output differs = cli("verify", "--config", cfg.toString(), "--tables", db + ".*");
+        assertThat(differs.code()).as(differs.text()).isEqualTo(38);
+        assertThat(differs.line(db + ".t")).contains("DIFFERS");
+        assertThat(differs.text()).contains("1 row differs: id=" + PLANTED + " changed");
         SERVERS.target().execute("SET SESSION sql_log_bin = 0",
             "UPDATE " + db + ".t SET v = " + PLANTED + " WHERE id = " + PLANTED);
+        InProcessCli.Output repaired = cli("verify", "--config", cfg.toString(), "--tables", db + ".*");
+        assertThat(repaired.code()).as(repaired.text()).isZero();
+        assertThat(repaired.line(db + ".t")).contains("MATCH");
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
         assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM binlog_applier.skipped")).isEqualTo(1);
     }
