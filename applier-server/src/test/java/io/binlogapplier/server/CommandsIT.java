@@ -83,7 +83,7 @@ class CommandsIT {
         assertThat(saved.line("start position")).contains("saved position").contains("takes precedence");
         assertThat(saved.line("target write privileges")).contains("(cli)");
         assertThat(saved.line("source GTIDs")).as("MariaDB's default").contains(" WARN ").contains("gtid_strict_mode=OFF");
-        assertThat(saved.lines().get(saved.lines().size() - 1)).isEqualTo("16 checks: 14 PASS, 2 WARN, 0 FAIL");
+        assertThat(saved.lines().get(saved.lines().size() - 1)).isEqualTo("18 checks: 16 PASS, 2 WARN, 0 FAIL");
         assertThat(fresh.code()).as(fresh.text()).isZero();
         assertThat(fresh.line("target state table")).contains(" PASS ").contains("the first run creates it");
         assertThat(fresh.line("start position")).contains("no saved position").contains("source.start current");

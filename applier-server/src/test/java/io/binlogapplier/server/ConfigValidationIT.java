@@ -95,7 +95,7 @@ class ConfigValidationIT {
             new Object[] {"unknown key", (UnaryOperator<String>) y -> y + "colour: blue\n",
                 "colour: unknown key"},
             new Object[] {"unknown nested key", (UnaryOperator<String>) y -> y.replace("  connect_timeout: 2s\napply:",
-                "  connect_timeout: 2s\n  tls:\n    mode: required\napply:"), "target.tls: unknown key"},
+                "  connect_timeout: 2s\n  colour:\n    hue: blue\napply:"), "target.colour: unknown key"},
             new Object[] {"port 0", (UnaryOperator<String>) y -> y.replace("port: " + source.port(), "port: 0"),
                 "source.port: must be between 1 and 65535, not 0"},
             new Object[] {"port 70000", (UnaryOperator<String>) y -> y.replace("port: " + target.port(), "port: 70000"),
