@@ -3,7 +3,6 @@ package io.binlogapplier.apply;
 import io.binlogapplier.binlog.RowsKind;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,7 +31,7 @@ import java.util.Map;
  */
 final class KeylessNetEffect {
     private final int[] columns;
-    private final Map<Value, Count> counts = new LinkedHashMap<>();
+    private final Map<RowValues, Count> counts = new LinkedHashMap<>();
     private long changes;
 
     /** @param columns the source column positions that identify a row (every stored column) */
@@ -102,32 +101,7 @@ final class KeylessNetEffect {
         return out;
     }
 
-    private Value value(Object[] image) {
-        Object[] values = new Object[columns.length];
-        for (int i = 0; i < columns.length; i++) {
-            values[i] = image[columns[i]];
-        }
-        return new Value(values);
-    }
-
-    /** Row values compared by content (byte arrays included). */
-    private static final class Value {
-        final Object[] values;
-        final int hash;
-
-        Value(Object[] values) {
-            this.values = values;
-            this.hash = Arrays.deepHashCode(values);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Value v && v.hash == hash && Arrays.deepEquals(v.values, values);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
+    private RowValues value(Object[] image) {
+        return RowValues.of(image, columns);
     }
 }

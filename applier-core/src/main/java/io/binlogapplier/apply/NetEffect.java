@@ -3,7 +3,6 @@ package io.binlogapplier.apply;
 import io.binlogapplier.binlog.RowsKind;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +30,7 @@ import java.util.Map;
  */
 final class NetEffect {
     private final int[] keyColumns;
-    private final Map<Key, State> states = new LinkedHashMap<>();
+    private final Map<RowValues, State> states = new LinkedHashMap<>();
     private long changes;
 
     /** @param keyColumns the source column positions of the target's lookup key, in key order */
@@ -78,7 +77,7 @@ final class NetEffect {
     }
 
     private void remove(Object[] before) throws Contradiction {
-        Key k = key(before);
+        RowValues k = key(before);
         State s = states.get(k);
         if (s == null) {
             s = new State();
@@ -93,7 +92,7 @@ final class NetEffect {
     }
 
     private void put(Object[] after, BitSet columns) throws Contradiction {
-        Key k = key(after);
+        RowValues k = key(after);
         State s = states.get(k);
         if (s == null) {
             s = new State();
@@ -136,45 +135,7 @@ final class NetEffect {
         return out;
     }
 
-    private Key key(Object[] image) {
-        Object[] values = new Object[keyColumns.length];
-        for (int i = 0; i < keyColumns.length; i++) {
-            values[i] = image[keyColumns[i]];
-        }
-        return new Key(values);
-    }
-
-    /** Key values compared by content (byte arrays included). */
-    private static final class Key {
-        final Object[] values;
-        final int hash;
-
-        Key(Object[] values) {
-            this.values = values;
-            this.hash = Arrays.deepHashCode(values);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && k.hash == hash && Arrays.deepEquals(k.values, values);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public String toString() {
-            StringBuilder sb = new StringBuilder("(");
-            for (int i = 0; i < values.length; i++) {
-                if (i > 0) {
-                    sb.append(", ");
-                }
-                Object v = values[i];
-                sb.append(v instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.UTF_8) : v);
-            }
-            return sb.append(')').toString();
-        }
+    private RowValues key(Object[] image) {
+        return RowValues.of(image, keyColumns);
     }
 }

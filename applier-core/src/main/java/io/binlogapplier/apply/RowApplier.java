@@ -203,13 +203,7 @@ final class RowApplier implements AutoCloseable {
                     plan.bind(ps, p++, deletes.get(i + r), c);
                 }
             }
-            int found;
-            try {
-                found = execute(ps, false);
-            } catch (SQLException e) {
-                throw failure(e, "DELETE from " + plan.schema, where);
-            }
-            netStatements++;
+            int found = netDelete(plan, ps, where);
             if (found != chunk) {
                 throw dataDiffers("DELETE of " + chunk + " rows by key found " + found + " in " + plan.schema, where);
             }
@@ -297,6 +291,17 @@ final class RowApplier implements AutoCloseable {
         netRows += effect.changes();
     }
 
+    /** Runs one DELETE of a net effect; returns the rows it found. */
+    private int netDelete(TablePlan plan, PreparedStatement ps, String where) throws SQLException {
+        try {
+            int found = execute(ps, false);
+            netStatements++;
+            return found;
+        } catch (SQLException e) {
+            throw failure(e, "DELETE from " + plan.schema, where);
+        }
+    }
+
     private static BitSet allColumns(TablePlan plan) {
         BitSet all = new BitSet();
         all.set(0, plan.columnCount);
@@ -345,12 +350,7 @@ final class RowApplier implements AutoCloseable {
                     plan.bind(ps, p++, values.get(v).image(), col);
                 }
             }
-            try {
-                found += execute(ps, false);
-            } catch (SQLException e) {
-                throw failure(e, "DELETE from " + plan.schema, where);
-            }
-            netStatements++;
+            found += netDelete(plan, ps, where);
             i += chunk;
         }
         if (found != copies) {
@@ -367,13 +367,7 @@ final class RowApplier implements AutoCloseable {
             plan.bind(ps, p++, c.image(), col);
         }
         ps.setInt(p, c.delete());
-        int found;
-        try {
-            found = execute(ps, false);
-        } catch (SQLException e) {
-            throw failure(e, "DELETE from " + plan.schema, where);
-        }
-        netStatements++;
+        int found = netDelete(plan, ps, where);
         if (found != c.delete()) {
             throw dataDiffers("DELETE of " + c.delete() + " rows where " + plan.describe(c.image(), cols)
                 + " found " + found + " in " + plan.schema, where);
