@@ -94,15 +94,20 @@ public final class StateStore {
         }
     }
 
+    /** Binds (stream, binlog_file, binlog_offset, gtid_set, resume_by). */
+    private void bindRow(PreparedStatement ps, SourcePosition p) throws SQLException {
+        ps.setString(1, stream);
+        ps.setString(2, p.coordinates().file());
+        ps.setLong(3, p.coordinates().offset());
+        ps.setString(4, p.gtids());
+        ps.setString(5, p.resumeBy().name().toLowerCase());
+    }
+
     /** Writes the first position of a new applier (before anything is applied) and commits. */
     public void insertInitial(Connection c, SourcePosition p) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + qualified
             + " (stream, binlog_file, binlog_offset, gtid_set, resume_by) VALUES (?, ?, ?, ?, ?)")) {
-            ps.setString(1, stream);
-            ps.setString(2, p.coordinates().file());
-            ps.setLong(3, p.coordinates().offset());
-            ps.setString(4, p.gtids());
-            ps.setString(5, p.resumeBy().name().toLowerCase());
+            bindRow(ps, p);
             ps.executeUpdate();
         }
         if (!c.getAutoCommit()) {
@@ -121,11 +126,7 @@ public final class StateStore {
             + " ON DUPLICATE KEY UPDATE binlog_file = VALUES(binlog_file), binlog_offset = VALUES(binlog_offset),"
             + " gtid_set = VALUES(gtid_set), resume_by = VALUES(resume_by), pending_file = NULL,"
             + " pending_offset = NULL, pending_gtid_set = NULL")) {
-            ps.setString(1, stream);
-            ps.setString(2, p.coordinates().file());
-            ps.setLong(3, p.coordinates().offset());
-            ps.setString(4, p.gtids());
-            ps.setString(5, p.resumeBy().name().toLowerCase());
+            bindRow(ps, p);
             ps.executeUpdate();
         }
     }
