@@ -69,8 +69,10 @@ public final class RowSql {
      * table without a usable key: equal rows cannot be told apart, so any of them will do.
      */
     public static String deleteSome(TableSchema t, List<ColumnInfo> where) {
-        String one = delete(t, where, false);
-        return one.substring(0, one.length() - " LIMIT 1".length()) + " LIMIT ?";
+        StringBuilder sb = new StringBuilder(64 + where.size() * 20);
+        sb.append("DELETE FROM ").append(t.qualifiedName()).append(" WHERE ");
+        conditions(sb, where, false);
+        return sb.append(" LIMIT ?").toString();
     }
 
     /**
@@ -106,10 +108,8 @@ public final class RowSql {
     /** {@code (`a`<=>? AND CAST(`b` AS BINARY)<=>?)}: one row value of a keyless table. */
     private static String match(List<ColumnInfo> columns) {
         StringBuilder sb = new StringBuilder("(");
-        where(sb, columns, false);
-        String where = sb.toString();
-        // where() wrote " WHERE … LIMIT 1"
-        return "(" + where.substring("( WHERE ".length(), where.length() - " LIMIT 1".length()) + ")";
+        conditions(sb, columns, false);
+        return sb.append(')').toString();
     }
 
     /**
@@ -147,6 +147,14 @@ public final class RowSql {
 
     private static void where(StringBuilder sb, List<ColumnInfo> where, boolean byKey) {
         sb.append(" WHERE ");
+        conditions(sb, where, byKey);
+        if (!byKey) {
+            sb.append(" LIMIT 1");
+        }
+    }
+
+    /** {@code `k`=? AND …} by key, else {@code `a`<=>? AND CAST(`b` AS BINARY)<=>? …} (no usable key). */
+    private static void conditions(StringBuilder sb, List<ColumnInfo> where, boolean byKey) {
         for (int i = 0; i < where.size(); i++) {
             if (i > 0) {
                 sb.append(" AND ");
@@ -159,9 +167,6 @@ public final class RowSql {
             } else {
                 sb.append(Sql.quote(c.name())).append("<=>").append(value(c));
             }
-        }
-        if (!byKey) {
-            sb.append(" LIMIT 1");
         }
     }
 
