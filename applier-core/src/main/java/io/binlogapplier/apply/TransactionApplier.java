@@ -122,6 +122,13 @@ public final class TransactionApplier implements AutoCloseable {
      * JSON itself (issue 17, #2); MariaDB stores JSON as text, which the text is exactly.
      */
     static boolean opaqueJson(Change.Rows r) {
+        boolean json = false;
+        for (int type : r.table().types()) {
+            json |= type == io.binlogapplier.binlog.BinlogType.JSON;
+        }
+        if (!json) {
+            return false; // without reading (decoding) the rows
+        }
         for (Object[] image : r.rows()) {
             for (Object cell : image) {
                 if (cell instanceof io.binlogapplier.binlog.JsonText j && j.opaque()) {

@@ -46,9 +46,17 @@ public final class BinlogReader {
 
     /** @param keepBodies keep raw rows-event bodies for the BINLOG apply method */
     public BinlogReader(SourceConfig config, String threadName, boolean keepBodies) {
+        this(config, threadName, keepBodies, false);
+    }
+
+    /**
+     * @param keepBodies keep raw rows-event bodies for the BINLOG apply method
+     * @param lazyRows decode row values only where something reads them ({@code RowImages})
+     */
+    public BinlogReader(SourceConfig config, String threadName, boolean keepBodies, boolean lazyRows) {
         this.config = config;
         this.threadName = threadName;
-        this.converter = new EventConverter(keepBodies);
+        this.converter = new EventConverter(keepBodies, lazyRows);
     }
 
     /** Connects from {@code from} and starts delivering events; returns at once. */

@@ -140,6 +140,11 @@ final class ByteReader {
         return set;
     }
 
+    /** Bit {@code i} of the row-event bitmap that starts at {@code offset} (as {@link #bitmap} reads it). */
+    boolean bit(int offset, int i) {
+        return (buf[offset + (i >> 3)] & (1 << (i & 7))) != 0;
+    }
+
     /** NUL-terminated UTF-8 string (identifiers in the binlog are in the system charset, utf8). */
     String cstring() {
         int start = pos;

@@ -246,6 +246,15 @@ public final class EventBodyParser {
     /** As {@link #rows(EventHeader, byte[], RowsKind, boolean, LongFunction)}, keeping the raw body if asked. */
     public static BinlogEvent.Rows rows(EventHeader header, byte[] body, RowsKind kind, boolean v2,
                                         LongFunction<TableMap> tableMaps, boolean keepBody) {
+        return rows(header, body, kind, v2, tableMaps, keepBody, false);
+    }
+
+    /**
+     * As {@link #rows(EventHeader, byte[], RowsKind, boolean, LongFunction, boolean)}; with
+     * {@code lazy} the images are only counted now and decoded when first read ({@link RowImages}).
+     */
+    public static BinlogEvent.Rows rows(EventHeader header, byte[] body, RowsKind kind, boolean v2,
+                                        LongFunction<TableMap> tableMaps, boolean keepBody, boolean lazy) {
         ByteReader r = new ByteReader(body);
         long tableId = r.uLE(6);
         int flags = r.u16();
@@ -265,17 +274,10 @@ public final class EventBodyParser {
         }
         BitSet before = r.bitmap(columns);
         BitSet after = kind == RowsKind.UPDATE ? r.bitmap(columns) : before;
-        int beforeCount = before.cardinality();
-        int afterCount = after.cardinality();
-        List<Object[]> rows = new ArrayList<>();
-        while (r.hasRemaining()) {
-            rows.add(RowImageDecoder.decode(r, map, before, beforeCount));
-            if (kind == RowsKind.UPDATE) {
-                rows.add(RowImageDecoder.decode(r, map, after, afterCount));
-            }
-        }
-        return new BinlogEvent.Rows(header, kind, tableId, flags, before,
-            kind == RowsKind.UPDATE ? after : before, Collections.unmodifiableList(rows), body.length,
+        boolean update = kind == RowsKind.UPDATE;
+        List<Object[]> rows = lazy ? new RowImages(body, r.position(), map, update, before, after)
+            : RowImages.decode(body, r.position(), map, update, before, after);
+        return new BinlogEvent.Rows(header, kind, tableId, flags, before, after, rows, body.length,
             keepBody ? body : null);
     }
 

@@ -57,6 +57,7 @@ public final class EventConverter {
     /** The body each table map was decoded from, to recognise a repeated one. */
     private final Map<Long, byte[]> tableMapBodies = new HashMap<>();
     private final boolean keepBodies;
+    private final boolean lazyRows;
 
     public EventConverter() {
         this(false);
@@ -64,7 +65,16 @@ public final class EventConverter {
 
     /** @param keepBodies keep raw rows-event bodies (rows applied as BINLOG statements need them) */
     public EventConverter(boolean keepBodies) {
+        this(keepBodies, false);
+    }
+
+    /**
+     * @param keepBodies keep raw rows-event bodies (rows applied as BINLOG statements need them)
+     * @param lazyRows decode row values only when first read (the bodies are kept for that)
+     */
+    public EventConverter(boolean keepBodies, boolean lazyRows) {
         this.keepBodies = keepBodies;
+        this.lazyRows = lazyRows;
     }
 
     /** Forget table maps: table ids are only valid within one binlog file. */
@@ -103,17 +113,17 @@ public final class EventConverter {
                 return new BinlogEvent.TableMapped(h, map);
             }
             case WRITE_ROWS_V1:
-                return EventBodyParser.rows(h, body, RowsKind.INSERT, false, tableMaps::get, keepBodies);
+                return EventBodyParser.rows(h, body, RowsKind.INSERT, false, tableMaps::get, keepBodies, lazyRows);
             case UPDATE_ROWS_V1:
-                return EventBodyParser.rows(h, body, RowsKind.UPDATE, false, tableMaps::get, keepBodies);
+                return EventBodyParser.rows(h, body, RowsKind.UPDATE, false, tableMaps::get, keepBodies, lazyRows);
             case DELETE_ROWS_V1:
-                return EventBodyParser.rows(h, body, RowsKind.DELETE, false, tableMaps::get, keepBodies);
+                return EventBodyParser.rows(h, body, RowsKind.DELETE, false, tableMaps::get, keepBodies, lazyRows);
             case WRITE_ROWS_V2:
-                return EventBodyParser.rows(h, body, RowsKind.INSERT, true, tableMaps::get, keepBodies);
+                return EventBodyParser.rows(h, body, RowsKind.INSERT, true, tableMaps::get, keepBodies, lazyRows);
             case UPDATE_ROWS_V2:
-                return EventBodyParser.rows(h, body, RowsKind.UPDATE, true, tableMaps::get, keepBodies);
+                return EventBodyParser.rows(h, body, RowsKind.UPDATE, true, tableMaps::get, keepBodies, lazyRows);
             case DELETE_ROWS_V2:
-                return EventBodyParser.rows(h, body, RowsKind.DELETE, true, tableMaps::get, keepBodies);
+                return EventBodyParser.rows(h, body, RowsKind.DELETE, true, tableMaps::get, keepBodies, lazyRows);
             case MARIADB_GTID:
                 return EventBodyParser.mariadbGtid(h, body);
             case GTID:

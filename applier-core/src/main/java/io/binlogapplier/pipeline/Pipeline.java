@@ -206,7 +206,12 @@ public final class Pipeline {
         RowEventFilter rowFilter = new RowEventFilter(rules, assembler::accept, metrics::rowEventFiltered);
         // Raw row events are kept whatever the method: tables with triggers on the target are applied
         // with BINLOG statements even under apply.method sql.
-        BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true);
+        // Row values are decoded on the reader thread when the workers render SQL or the scheduler needs
+        // write sets; under the BINLOG method in conservative mode nothing reads them but a unit applied
+        // again as SQL, so they are decoded only then (RowImages).
+        boolean lazyRows = config.apply().method() == ApplyMethod.BINLOG
+            && config.apply().mode() != io.binlogapplier.config.ApplyMode.OPTIMISTIC;
+        BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true, lazyRows);
         reader = r;
         if (stopRequested || failure.failed()) {
             // Stopped before the reader existed, so requestStop() found nothing to stop: a stopped
