@@ -135,6 +135,39 @@ final class NetEffect {
         return out;
     }
 
+    /**
+     * The net effect as three disjoint sets of keys, for a table whose lookup key is its only unique
+     * key: rows that existed and are gone ({@code removed}: delete by key), rows that existed and
+     * hold another final row ({@code replaced}: update in place, {@code INSERT … ON DUPLICATE KEY
+     * UPDATE}), rows that did not exist ({@code added}: insert). A row whose final image is, cell for
+     * cell, its whole before image counts as removed and added: an update in place would change
+     * nothing, and the target could not say whether it found the row.
+     */
+    Split split() {
+        List<Object[]> removed = new ArrayList<>();
+        List<Row> replaced = new ArrayList<>();
+        List<Row> added = new ArrayList<>();
+        for (State s : states.values()) {
+            if (s.existed != null && s.row == null) {
+                removed.add(s.existed);
+            } else if (s.existed != null) {
+                if (java.util.Arrays.deepEquals(s.existed, s.row)) {
+                    removed.add(s.existed);
+                    added.add(new Row(s.row, s.columns));
+                } else {
+                    replaced.add(new Row(s.row, s.columns));
+                }
+            } else if (s.row != null) {
+                added.add(new Row(s.row, s.columns));
+            }
+        }
+        return new Split(removed, replaced, added);
+    }
+
+    /** See {@link #split}. */
+    record Split(List<Object[]> removed, List<Row> replaced, List<Row> added) {
+    }
+
     private RowValues key(Object[] image) {
         return RowValues.of(image, keyColumns);
     }

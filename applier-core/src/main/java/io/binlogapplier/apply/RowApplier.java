@@ -182,25 +182,42 @@ final class RowApplier implements AutoCloseable {
         return out;
     }
 
-    /** Deletes every row that existed, then inserts every final row (see {@link NetEffect}). */
+    /**
+     * Deletes every row that existed, then inserts every final row (see {@link NetEffect}); where the
+     * lookup key is the table's only unique key, a row that existed and still does is updated in
+     * place instead (one statement, and no secondary index entry removed and written back).
+     */
     private void apply(TablePlan plan, Buffered b) throws SQLException {
         String where = "the net effect of changes to " + plan.schema + " from " + b.where + " onwards";
         if (b.keyless != null) {
             applyKeyless(plan, b.keyless, where);
             return;
         }
-        List<Object[]> deletes = b.effect.deletes();
+        if (plan.upsert) {
+            NetEffect.Split split = b.effect.split();
+            deleteByKeys(plan, split.removed(), where);
+            insertAll(plan, split.replaced(), where, Form.UPSERT);
+            insertAll(plan, split.added(), where, Form.INSERT);
+        } else {
+            deleteByKeys(plan, b.effect.deletes(), where);
+            insertAll(plan, b.effect.inserts(), where, Form.INSERT);
+        }
+        netRows += b.effect.changes();
+    }
+
+    /** Deletes the rows with the lookup keys of {@code images}, which must all exist. */
+    private void deleteByKeys(TablePlan plan, List<Object[]> images, String where) throws SQLException {
         int[] keyCols = plan.lookupColumns;
         int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / keyCols.length));
         int i = 0;
-        while (i < deletes.size()) {
-            int chunk = Integer.highestOneBit(Math.min(maxRows, deletes.size() - i));
-            PreparedStatement ps = plan.statement(RowsKind.DELETE, null, null, chunk, false,
+        while (i < images.size()) {
+            int chunk = Integer.highestOneBit(Math.min(maxRows, images.size() - i));
+            PreparedStatement ps = plan.statement(Form.DELETE_BY_KEYS, null, null, chunk,
                 () -> RowSql.deleteByKeys(plan.schema, plan.columns(keyCols), chunk));
             int p = 1;
             for (int r = 0; r < chunk; r++) {
                 for (int c : keyCols) {
-                    plan.bind(ps, p++, deletes.get(i + r), c);
+                    plan.bind(ps, p++, images.get(i + r), c);
                 }
             }
             int found = netDelete(plan, ps, where);
@@ -209,14 +226,17 @@ final class RowApplier implements AutoCloseable {
             }
             i += chunk;
         }
+    }
+
+    /** Inserts (or upserts) final rows, grouped by the columns their images hold. */
+    private void insertAll(TablePlan plan, List<NetEffect.Row> rows, String where, Form form) throws SQLException {
         Map<BitSet, List<Object[]>> byColumns = new LinkedHashMap<>();
-        for (NetEffect.Row row : b.effect.inserts()) {
+        for (NetEffect.Row row : rows) {
             byColumns.computeIfAbsent(row.columns(), k -> new ArrayList<>()).add(row.image());
         }
         for (Map.Entry<BitSet, List<Object[]>> e : byColumns.entrySet()) {
-            netStatements += insert(plan, e.getKey(), e.getValue(), where, false);
+            netStatements += insert(plan, e.getKey(), e.getValue(), where, form);
         }
-        netRows += b.effect.changes();
     }
 
     /**
@@ -286,7 +306,7 @@ final class RowApplier implements AutoCloseable {
             }
         }
         for (Map.Entry<BitSet, List<Object[]>> e : byColumns.entrySet()) {
-            netStatements += insert(plan, e.getKey(), e.getValue(), where, false);
+            netStatements += insert(plan, e.getKey(), e.getValue(), where, Form.INSERT);
         }
         netRows += effect.changes();
     }
@@ -312,7 +332,7 @@ final class RowApplier implements AutoCloseable {
     private long[] countCopies(TablePlan plan, int[] cols, List<KeylessNetEffect.Copies> values, String where)
         throws SQLException {
         int n = values.size();
-        PreparedStatement ps = plan.statement(RowsKind.DELETE, null, null, -2 - n, false,
+        PreparedStatement ps = plan.statement(Form.COUNT_COPIES, null, null, n,
             () -> RowSql.countCopies(plan.schema, plan.columns(cols), n));
         int p = 1;
         for (int pass = 0; pass < 2; pass++) {
@@ -342,7 +362,7 @@ final class RowApplier implements AutoCloseable {
         long found = 0;
         while (i < values.size()) {
             int chunk = Integer.highestOneBit(values.size() - i);
-            PreparedStatement ps = plan.statement(RowsKind.DELETE, null, null, -1000 - chunk, false,
+            PreparedStatement ps = plan.statement(Form.DELETE_ALL_COPIES, null, null, chunk,
                 () -> RowSql.deleteAllCopies(plan.schema, plan.columns(cols), chunk));
             int p = 1;
             for (int v = i; v < i + chunk; v++) {
@@ -360,7 +380,7 @@ final class RowApplier implements AutoCloseable {
 
     /** Deletes {@code c.delete()} of the value's copies (the target holds more). */
     private void deleteSome(TablePlan plan, int[] cols, KeylessNetEffect.Copies c, String where) throws SQLException {
-        PreparedStatement ps = plan.statement(RowsKind.DELETE, null, null, -1, false,
+        PreparedStatement ps = plan.statement(Form.DELETE_SOME, null, null, 1,
             () -> RowSql.deleteSome(plan.schema, plan.columns(cols)));
         int p = 1;
         for (int col : cols) {
@@ -407,13 +427,21 @@ final class RowApplier implements AutoCloseable {
     }
 
     private void insert(TablePlan plan, Change.Rows rows, String where, boolean replace) throws SQLException {
-        insert(plan, rows.afterColumns(), rows.rows(), where, replace);
+        insert(plan, rows.afterColumns(), rows.rows(), where, replace ? Form.REPLACE : Form.INSERT);
     }
 
-    /** Inserts rows that hold the columns {@code present}, several per statement; returns the statements sent. */
-    private int insert(TablePlan plan, BitSet present, List<Object[]> images, String where, boolean replace)
+    /**
+     * Inserts rows that hold the columns {@code present}, several per statement; returns the
+     * statements sent. {@link Form#UPSERT}: every row exists on the target with its lookup key and
+     * is updated in place ({@code INSERT … ON DUPLICATE KEY UPDATE}); each then reports 2 affected
+     * rows, and anything less means a row was missing (and got inserted) or already held these
+     * values, which the caller cannot tell apart: a data conflict, to be sorted out by applying the
+     * unit again in order.
+     */
+    private int insert(TablePlan plan, BitSet present, List<Object[]> images, String where, Form form)
         throws SQLException {
         int[] cols = plan.writable(present);
+        int[] update = form == Form.UPSERT ? plan.nonKey(cols) : null;
         int statements = 0;
         int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / Math.max(1, cols.length)));
         int i = 0;
@@ -426,8 +454,9 @@ final class RowApplier implements AutoCloseable {
             }
             // Power-of-two chunks keep the number of distinct prepared statements small.
             int chunk = Integer.highestOneBit(n);
-            PreparedStatement ps = plan.statement(RowsKind.INSERT, present, present, chunk, replace,
-                () -> RowSql.insert(plan.schema, plan.columns(cols), chunk, replace));
+            PreparedStatement ps = plan.statement(form, present, present, chunk, () -> form == Form.UPSERT
+                ? RowSql.upsert(plan.schema, plan.columns(cols), plan.columns(update), chunk)
+                : RowSql.insert(plan.schema, plan.columns(cols), chunk, form == Form.REPLACE));
             int p = 1;
             boolean enumErrorValue = false;
             for (int r = 0; r < chunk; r++) {
@@ -437,10 +466,15 @@ final class RowApplier implements AutoCloseable {
                     plan.bind(ps, p++, image, c);
                 }
             }
+            int affected;
             try {
-                execute(ps, enumErrorValue);
+                affected = execute(ps, enumErrorValue);
             } catch (SQLException e) {
                 throw failure(e, "INSERT into " + plan.schema, where);
+            }
+            if (form == Form.UPSERT && affected != 2 * chunk) {
+                throw dataDiffers("INSERT … ON DUPLICATE KEY UPDATE of " + chunk + " rows that exist by key reported "
+                    + affected + " affected rows (2 each when found and changed) in " + plan.schema, where);
             }
             statements++;
             i += chunk;
@@ -456,8 +490,7 @@ final class RowApplier implements AutoCloseable {
         boolean byKey = keyCols != null;
         int[] whereCols = byKey ? keyCols : plan.writable(before);
         int[] setCols = update ? plan.writable(after) : new int[0];
-        RowsKind kind = update ? RowsKind.UPDATE : RowsKind.DELETE;
-        PreparedStatement ps = plan.statement(kind, before, after, 1, false, () -> update
+        PreparedStatement ps = plan.statement(update ? Form.UPDATE : Form.DELETE, before, after, 1, () -> update
             ? RowSql.update(plan.schema, plan.columns(setCols), plan.columns(whereCols), byKey)
             : RowSql.delete(plan.schema, plan.columns(whereCols), byKey));
         List<Object[]> images = rows.rows();
@@ -567,6 +600,11 @@ final class RowApplier implements AutoCloseable {
         final int[] keylessColumns;
         /** Null when the net effect may apply to this table. */
         final String orderedReason;
+        /**
+         * Rows that existed and still do are updated in place ({@link Form#UPSERT}): the lookup key is
+         * the only unique key, and some stored column is not part of it.
+         */
+        final boolean upsert;
 
         TablePlan(TableSchema schema, TableMap map) {
             this.schema = schema;
@@ -583,6 +621,14 @@ final class RowApplier implements AutoCloseable {
             this.lookupColumns = keyColumns(all);
             this.keylessColumns = schema.lookupKey().isEmpty() && covers(all) ? writable(all) : null;
             this.orderedReason = schema.orderedApplyReason();
+            this.upsert = lookupColumns != null && schema.lookupKeyIsTheOnlyUniqueKey()
+                && nonKey(writable(all)).length > 0;
+        }
+
+        /** The columns of {@code cols} that are not in the lookup key. */
+        int[] nonKey(int[] cols) {
+            return java.util.Arrays.stream(cols)
+                .filter(c -> java.util.Arrays.stream(lookupColumns).noneMatch(k -> k == c)).toArray();
         }
 
         /**
@@ -678,9 +724,9 @@ final class RowApplier implements AutoCloseable {
             ValueBinder.bind(ps, index, image[sourceCol], types[sourceCol], unsigned[sourceCol]);
         }
 
-        PreparedStatement statement(RowsKind kind, BitSet before, BitSet after, int rows, boolean replace,
+        PreparedStatement statement(Form form, BitSet before, BitSet after, int rows,
                                     java.util.function.Supplier<String> sql) throws SQLException {
-            ShapeKey key = new ShapeKey(kind, before, after, rows, replace);
+            ShapeKey key = new ShapeKey(form, before, after, rows);
             PreparedStatement ps = statements.get(key);
             if (ps == null) {
                 ps = connection.prepareStatement(sql.get());
@@ -722,6 +768,19 @@ final class RowApplier implements AutoCloseable {
         }
     }
 
-    private record ShapeKey(RowsKind kind, BitSet before, BitSet after, int rows, boolean replace) {
+    /** The statements a table's plan prepares, one per form and row shape. */
+    private enum Form {
+        /** Rows in order: one UPDATE or DELETE per row change. */
+        UPDATE, DELETE,
+        /** Multi-row INSERT, REPLACE (a replay into a non-transactional table), upsert of existing rows. */
+        INSERT, REPLACE, UPSERT,
+        /** Net effect: DELETE by lookup-key values. */
+        DELETE_BY_KEYS,
+        /** Keyless net effect: count copies of values, delete every copy, delete some copies. */
+        COUNT_COPIES, DELETE_ALL_COPIES, DELETE_SOME
+    }
+
+    /** A prepared statement's shape: its form, the columns of the images it binds, its rows. */
+    private record ShapeKey(Form form, BitSet before, BitSet after, int rows) {
     }
 }

@@ -44,6 +44,21 @@ public final class RowSql {
         return sb.toString();
     }
 
+    /**
+     * {@code INSERT INTO t (…) VALUES (…), … ON DUPLICATE KEY UPDATE `c`=VALUES(`c`), …}: each row
+     * replaces the values of {@code update} in the row with its key ({@code VALUES()} is deprecated
+     * but kept by MySQL 8.0.20+, and the only form MariaDB has).
+     */
+    public static String upsert(TableSchema t, List<ColumnInfo> columns, List<ColumnInfo> update, int rows) {
+        StringBuilder sb = new StringBuilder(insert(t, columns, rows, false));
+        sb.append(" ON DUPLICATE KEY UPDATE ");
+        for (int i = 0; i < update.size(); i++) {
+            String c = Sql.quote(update.get(i).name());
+            sb.append(i > 0 ? "," : "").append(c).append("=VALUES(").append(c).append(')');
+        }
+        return sb.toString();
+    }
+
     public static String update(TableSchema t, List<ColumnInfo> set, List<ColumnInfo> where, boolean byKey) {
         StringBuilder sb = new StringBuilder(64 + (set.size() + where.size()) * 20);
         sb.append("UPDATE ").append(t.qualifiedName()).append(" SET ");

@@ -14,10 +14,30 @@ import java.util.List;
  * @param hasTriggers the target fires triggers on this table
  * @param foreignKeys this table's foreign keys (it is the child)
  * @param referenced some foreign key references this table (it is a parent)
+ * @param uniqueIndexCount every PRIMARY or UNIQUE index the target enforces, those {@code uniqueKeys}
+ *     leaves out (prefix, functional, long hash keys) included
  */
 public record TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,
                           List<KeyInfo> uniqueKeys, List<Integer> lookupKey, String engine, boolean transactional,
-                          boolean hasTriggers, List<ForeignKey> foreignKeys, boolean referenced) {
+                          boolean hasTriggers, List<ForeignKey> foreignKeys, boolean referenced,
+                          int uniqueIndexCount) {
+
+    /** A table whose unique indexes are exactly its usable unique keys. */
+    public TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,
+                       List<KeyInfo> uniqueKeys, List<Integer> lookupKey, String engine, boolean transactional,
+                       boolean hasTriggers, List<ForeignKey> foreignKeys, boolean referenced) {
+        this(schema, table, columns, primaryKey, uniqueKeys, lookupKey, engine, transactional, hasTriggers,
+            foreignKeys, referenced, uniqueKeys.size());
+    }
+
+    /**
+     * The lookup key is the only key the target enforces uniqueness of: inserting a row can collide
+     * with one row only, the one with its lookup key, so an {@code INSERT … ON DUPLICATE KEY UPDATE}
+     * of a row that exists updates exactly that row.
+     */
+    public boolean lookupKeyIsTheOnlyUniqueKey() {
+        return !lookupKey.isEmpty() && uniqueIndexCount == 1;
+    }
 
     /** A unique key (PRIMARY included) by name and column positions. */
     public record KeyInfo(String name, List<Integer> columns) {

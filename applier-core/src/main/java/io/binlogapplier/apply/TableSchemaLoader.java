@@ -138,7 +138,7 @@ final class TableSchemaLoader {
         boolean transactional = e.equalsIgnoreCase("InnoDB") || e.equalsIgnoreCase("TokuDB")
             || e.equalsIgnoreCase("RocksDB") || e.equalsIgnoreCase("ndbcluster");
         return new TableSchema(schema, table, List.copyOf(columns), primary, List.copyOf(unique), lookup, e,
-            transactional, triggers, List.copyOf(foreign), referenced);
+            transactional, triggers, List.copyOf(foreign), referenced, uniqueIndexCount(parts));
     }
 
     /**
@@ -196,6 +196,11 @@ final class TableSchemaLoader {
             }
         }
         return new Keys(List.copyOf(unique), primary, lookup);
+    }
+
+    /** Every unique index the target enforces, usable for lookups or not (prefix, functional, long hash keys). Pure. */
+    static int uniqueIndexCount(List<KeyPart> parts) {
+        return (int) parts.stream().filter(KeyPart::unique).map(KeyPart::index).distinct().count();
     }
 
     private static String lower(String s) {

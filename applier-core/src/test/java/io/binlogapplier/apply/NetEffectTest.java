@@ -149,8 +149,72 @@ class NetEffectTest {
         assertThat(checked).isGreaterThan(1000);
     }
 
+    /**
+     * The split for a table whose key is its only unique key: every sequence of one to three changes
+     * (values may repeat), from every starting table, applied as "delete the removed, update in place
+     * the replaced, insert the added" gives the table the changes give one by one; each delete and
+     * each update in place finds its row, each update in place changes it (so the target reports 2
+     * affected rows for it), and each insert finds its key free.
+     */
+    @Test
+    void theSplitForATableWithOneUniqueKeyEndsAsInOrderAndEveryUpdateInPlaceChangesItsRow() throws Exception {
+        List<Map<Long, Long>> starts = List.of(Map.of(), Map.of(1L, 10L), Map.of(2L, 10L), Map.of(1L, 10L, 2L, 10L),
+            Map.of(1L, 11L, 2L, 10L));
+        int checked = 0;
+        int replaced = 0;
+        for (Map<Long, Long> start : starts) {
+            List<List<Op>> sequences = new ArrayList<>();
+            extend(new TreeMap<>(start), new ArrayList<>(), 3, sequences, false);
+            for (List<Op> ops : sequences) {
+                NetEffect n = new NetEffect(new int[] {0});
+                for (Op op : ops) {
+                    n.add(op.kind(), op.before(), op.after(), op.after() == null ? null : ALL);
+                }
+                NetEffect.Split split = n.split();
+                Map<Long, Long> table = new TreeMap<>(start);
+                for (Object[] d : split.removed()) {
+                    assertThat(table).as("%s: a removed row existed", ops).containsKey((Long) d[0]);
+                    table.remove((Long) d[0]);
+                }
+                for (NetEffect.Row r : split.replaced()) {
+                    long k = (Long) r.image()[0];
+                    assertThat(table).as("%s: a replaced row exists", ops).containsKey(k);
+                    assertThat(table.get(k)).as("%s: a replaced row changes", ops).isNotEqualTo(r.image()[1]);
+                    table.put(k, (Long) r.image()[1]);
+                    replaced++;
+                }
+                for (NetEffect.Row r : split.added()) {
+                    assertThat(table).as("%s: an added key is free", ops).doesNotContainKey((Long) r.image()[0]);
+                    table.put((Long) r.image()[0], (Long) r.image()[1]);
+                }
+                assertThat(table).as("%s from %s", ops, start).isEqualTo(inOrder(start, ops));
+                checked++;
+            }
+        }
+        assertThat(checked).isGreaterThan(1000);
+        assertThat(replaced).isGreaterThan(100);
+    }
+
+    @Test
+    void aRowUpdatedBackToWhatItWasIsRemovedAndAddedNotUpdatedInPlace() throws Exception {
+        NetEffect n = new NetEffect(new int[] {0});
+        n.add(RowsKind.UPDATE, row(1, 10), row(1, 11), ALL);
+        n.add(RowsKind.UPDATE, row(1, 11), row(1, 10), ALL);
+        n.add(RowsKind.UPDATE, row(2, 20), row(2, 21), ALL);
+        NetEffect.Split split = n.split();
+        assertThat(split.removed()).extracting(r -> r[0]).containsExactly(1L);
+        assertThat(split.added()).extracting(r -> r.image()[0]).containsExactly(1L);
+        assertThat(split.replaced()).extracting(r -> r.image()[1]).containsExactly(21L);
+    }
+
     /** Collects every valid sequence (each change valid against the table before it) up to {@code depth}. */
     private static void extend(TreeMap<Long, Long> table, List<Op> prefix, int depth, List<List<Op>> out) {
+        extend(table, prefix, depth, out, true);
+    }
+
+    /** As above; {@code uniqueValues}: column 1 is a second unique key (else values may repeat). */
+    private static void extend(TreeMap<Long, Long> table, List<Op> prefix, int depth, List<List<Op>> out,
+                               boolean uniqueValues) {
         if (!prefix.isEmpty()) {
             out.add(List.copyOf(prefix));
         }
@@ -159,19 +223,19 @@ class NetEffectTest {
         }
         for (long k = 1; k <= 2; k++) {
             for (long v = 10; v <= 12; v++) {
-                if (!table.containsKey(k) && !table.containsValue(v)) {
-                    step(table, prefix, depth, out, new Op(RowsKind.INSERT, null, row(k, v)));
+                if (!table.containsKey(k) && !(uniqueValues && table.containsValue(v))) {
+                    step(table, prefix, depth, out, new Op(RowsKind.INSERT, null, row(k, v)), uniqueValues);
                 }
             }
             if (table.containsKey(k)) {
                 Object[] before = row(k, table.get(k));
-                step(table, prefix, depth, out, new Op(RowsKind.DELETE, before, null));
+                step(table, prefix, depth, out, new Op(RowsKind.DELETE, before, null), uniqueValues);
                 for (long k2 = 1; k2 <= 2; k2++) {
                     for (long v = 10; v <= 12; v++) {
                         boolean keyFree = k2 == k || !table.containsKey(k2);
-                        boolean valueFree = v == table.get(k) || !table.containsValue(v);
+                        boolean valueFree = !uniqueValues || v == table.get(k) || !table.containsValue(v);
                         if (keyFree && valueFree) {
-                            step(table, prefix, depth, out, new Op(RowsKind.UPDATE, before, row(k2, v)));
+                            step(table, prefix, depth, out, new Op(RowsKind.UPDATE, before, row(k2, v)), uniqueValues);
                         }
                     }
                 }
@@ -179,11 +243,12 @@ class NetEffectTest {
         }
     }
 
-    private static void step(TreeMap<Long, Long> table, List<Op> prefix, int depth, List<List<Op>> out, Op op) {
+    private static void step(TreeMap<Long, Long> table, List<Op> prefix, int depth, List<List<Op>> out, Op op,
+                             boolean uniqueValues) {
         TreeMap<Long, Long> next = new TreeMap<>(table);
         apply(next, op);
         prefix.add(op);
-        extend(next, prefix, depth - 1, out);
+        extend(next, prefix, depth - 1, out, uniqueValues);
         prefix.remove(prefix.size() - 1);
     }
 

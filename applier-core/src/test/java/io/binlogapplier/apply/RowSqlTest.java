@@ -22,6 +22,25 @@ class RowSqlTest {
     }
 
     @Test
+    void anUpsertUpdatesEveryColumnButTheKeyInPlace() {
+        assertThat(RowSql.upsert(T, List.of(ID, NAME, F), List.of(NAME, F), 2)).isEqualTo("INSERT INTO `db`.`t`"
+            + " (`id`,`na``me`,`f`) VALUES (?,?,?),(?,?,?) ON DUPLICATE KEY UPDATE `na``me`=VALUES(`na``me`),"
+            + "`f`=VALUES(`f`)");
+    }
+
+    @Test
+    void onlyATableWhoseLookupKeyIsItsOnlyUniqueIndexIsUpdatedInPlace() {
+        assertThat(T.lookupKeyIsTheOnlyUniqueKey()).isTrue();
+        TableSchema prefixUnique = new TableSchema("db", "t", List.of(ID, NAME, F), List.of(0),
+            List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false, List.of(),
+            false, 2); // UNIQUE KEY (name(3)): not a usable key, still enforced
+        assertThat(prefixUnique.lookupKeyIsTheOnlyUniqueKey()).isFalse();
+        TableSchema keyless = new TableSchema("db", "t", List.of(ID, NAME, F), List.of(), List.of(), List.of(),
+            "InnoDB", true, false, List.of(), false, 0);
+        assertThat(keyless.lookupKeyIsTheOnlyUniqueKey()).isFalse();
+    }
+
+    @Test
     void updatesAndDeletesFindTheRowByKey() {
         assertThat(RowSql.update(T, List.of(ID, NAME, F), List.of(ID), true))
             .isEqualTo("UPDATE `db`.`t` SET `id`=?,`na``me`=?,`f`=? WHERE `id`=?");

@@ -52,4 +52,20 @@ class TableSchemaKeysTest {
         assertEquals(List.of(0), keys.primary());
         assertEquals(List.of(0), keys.lookup());
     }
+
+    @Test
+    void everyEnforcedUniqueIndexIsCountedUsableOrNotOnceEach() {
+        // PRIMARY KEY (id), UNIQUE KEY u_email (email(10)), UNIQUE KEY u_lower ((lower(email))),
+        // UNIQUE KEY u_pair (id, code), KEY k_code (code)
+        int count = TableSchemaLoader.uniqueIndexCount(List.of(
+            new KeyPart("PRIMARY", true, "id", false),
+            new KeyPart("u_email", true, "email", true),
+            new KeyPart("u_lower", true, null, false),
+            new KeyPart("u_pair", true, "id", false),
+            new KeyPart("u_pair", true, "code", false),
+            new KeyPart("k_code", false, "code", false)));
+        assertEquals(4, count);
+        assertEquals(1, TableSchemaLoader.uniqueIndexCount(List.of(new KeyPart("PRIMARY", true, "id", false),
+            new KeyPart("k_code", false, "code", false))));
+    }
 }

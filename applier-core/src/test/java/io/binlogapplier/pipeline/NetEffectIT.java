@@ -55,7 +55,9 @@ class NetEffectIT {
             "CREATE TABLE mix.nopk_log (k INT NOT NULL, v INT, note VARCHAR(8) NOT NULL, KEY k (k))",
             // keyless, no index, many equal rows: more copies than a unit removes
             "CREATE TABLE mix.nopk_dup (a INT NOT NULL, b CHAR(1) NOT NULL)",
-            "CREATE TABLE mix.churn (k INT PRIMARY KEY, v INT NOT NULL, note VARCHAR(20))");
+            "CREATE TABLE mix.churn (k INT PRIMARY KEY, v INT NOT NULL, note VARCHAR(20))",
+            // the primary key is the only unique key: rows that stay are updated in place
+            "CREATE TABLE mix.inplace (id INT PRIMARY KEY, k INT NOT NULL, c VARCHAR(20), KEY k (k))");
         source.execute("USE mix; INSERT INTO mix.account SELECT seq, CONCAT('a', seq, '@x'), 100 FROM seq_1_to_50",
             "USE mix; INSERT INTO mix.ledger SELECT seq, 0 FROM seq_1_to_20",
             "USE mix; INSERT INTO mix.nopk_dup SELECT 1, 'a' FROM seq_1_to_30",
@@ -121,6 +123,20 @@ class NetEffectIT {
                 }
             }
         });
+        source.execute("USE mix; INSERT INTO mix.inplace SELECT seq, seq MOD 7, 'c0' FROM seq_1_to_40");
+        java.util.Random random = new java.util.Random(11);
+        for (int i = 0; i < 400; i++) {
+            int id = random.nextInt(40) + 1;
+            if (i % 20 == 0) {
+                // updated and updated back in one transaction: its net effect changes nothing
+                source.execute("BEGIN; SELECT c INTO @was FROM mix.inplace WHERE id = " + id + ";"
+                    + " UPDATE mix.inplace SET c = 'tmp' WHERE id = " + id + ";"
+                    + " UPDATE mix.inplace SET c = @was WHERE id = " + id + "; COMMIT");
+            } else {
+                source.execute("UPDATE mix.inplace SET c = CONCAT('c', " + i + ")" + (i % 3 == 0 ? ", k = k + 1" : "")
+                    + " WHERE id = " + id);
+            }
+        }
         // One transaction that swaps unique values back and forth and re-inserts a key.
         source.execute("BEGIN; SELECT email INTO @e1 FROM mix.account WHERE id = 1;"
             + " SELECT email INTO @e2 FROM mix.account WHERE id = 2;"
@@ -209,6 +225,47 @@ class NetEffectIT {
             + " in order");
         assertThat(ordered.get()).as("row changes applied one by one").isZero();
         assertThat(statements.get()).as("statements for %s row changes", net).isLessThan(net.get() / 2);
+    }
+
+    /**
+     * A table whose primary key is its only unique key: a row that existed and still does is updated
+     * in place (INSERT … ON DUPLICATE KEY UPDATE), not deleted and inserted again, and the table
+     * still matches.
+     */
+    @Test
+    void rowsOfATableWithOneUniqueKeyAreUpdatedInPlaceNotDeletedAndInsertedAgain() {
+        SERVERS.target().execute("DROP DATABASE IF EXISTS mix", "DROP DATABASE IF EXISTS sbnet",
+            "DROP DATABASE IF EXISTS binlog_applier");
+        ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), "net", start, "conservative",
+            1, "  method: sql\n") + "filter:\n  include: [\"mix.inplace\"]\n", "net", "net");
+        AtomicLong net = new AtomicLong();
+        AtomicLong ordered = new AtomicLong();
+        long deletesBefore = handler("Handler_delete");
+        long updatesBefore = handler("Handler_update");
+        TestApplier.runUntilCurrent(cfg, new PipelineMetrics() {
+            @Override
+            public void netEffect(long netRows, long netStatements, long orderedRows) {
+                net.addAndGet(netRows);
+                ordered.addAndGet(orderedRows);
+            }
+        });
+        long deleted = handler("Handler_delete") - deletesBefore;
+        long updated = handler("Handler_update") - updatesBefore;
+        assertThat(checksumOf(SERVERS.target(), "CHECKSUM TABLE mix.inplace"))
+            .isEqualTo(checksumOf(SERVERS.source(), "CHECKSUM TABLE mix.inplace"));
+        System.out.println("in place: " + net + " row changes, " + ordered + " in order, target deleted " + deleted
+            + " rows and updated " + updated);
+        assertThat(ordered.get()).as("row changes applied one by one").isZero();
+        assertThat(net.get()).isGreaterThanOrEqualTo(400);
+        // Deleted and inserted again: only a row whose unit left it as it was (20 transactions update a
+        // row and back); deleting every row that existed would be at least 40 rows per unit.
+        assertThat(deleted).as("rows the target deleted").isLessThanOrEqualTo(20);
+        assertThat(updated).as("rows the target updated (the position row's updates included)").isPositive();
+    }
+
+    private static long handler(String name) {
+        return Long.parseLong(SERVERS.target().queryString("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+            + " WHERE VARIABLE_NAME = '" + name.toUpperCase(java.util.Locale.ROOT) + "'"));
     }
 
     private static long checksumOf(MariaDb m, String sql) {
