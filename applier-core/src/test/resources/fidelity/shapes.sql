@@ -19,6 +19,25 @@ DELETE FROM nopk WHERE a = 1 LIMIT 1;
 UPDATE nopk SET b = 'z' WHERE a = 3 AND b = 'x';
 UPDATE nopk SET f = 2.5 WHERE a = 2;
 DELETE FROM nopk WHERE b = 'y ';
+-- keyless, a cell of every kind of type, equal rows: its net effect matches values on the target by
+-- a row-constructor IN and by <=>, which must find exactly what applying the rows one by one finds
+CREATE TABLE nopk_types (i INT, u BIGINT UNSIGNED, dc DECIMAL(12,4), dt DATETIME(6), tm TIME(3),
+  ts TIMESTAMP(3) NULL, da DATE, yr YEAR, e ENUM('a','b','c'), st SET('x','y','z'), bt BIT(5),
+  l1 VARCHAR(10) CHARACTER SET latin1, bl BLOB, js JSON, KEY (i));
+INSERT INTO nopk_types VALUES
+  (1, 18446744073709551615, 12345678.1234, '2024-02-29 13:00:00.000100', '-838:59:59.000', '2024-01-01 00:00:01.5',
+   '2024-02-29', 2024, 'b', 'x,z', b'10101', x'636166e9', x'00ff00', '{"a": [1, 2.5, "x"]}'),
+  (1, 18446744073709551615, 12345678.1234, '2024-02-29 13:00:00.000100', '-838:59:59.000', '2024-01-01 00:00:01.5',
+   '2024-02-29', 2024, 'b', 'x,z', b'10101', x'636166e9', x'00ff00', '{"a": [1, 2.5, "x"]}'),
+  (2, 0, -0.0001, '1000-01-01 00:00:00', '00:00:00', NULL, '0000-00-00', 0, 'a', '', b'0', 'CAFE', '', 'null'),
+  (2, 0, -0.0001, '1000-01-01 00:00:00', '00:00:00', NULL, '0000-00-00', 0, 'a', '', b'0', 'cafe', '', 'null'),
+  (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+DELETE FROM nopk_types WHERE i = 1 LIMIT 1;
+UPDATE nopk_types SET dc = dc + 1 WHERE i = 2 AND l1 = BINARY 'cafe';
+UPDATE nopk_types SET yr = 1999 WHERE i = 3;
+INSERT INTO nopk_types SELECT * FROM nopk_types WHERE i = 2;
+DELETE FROM nopk_types WHERE i = 2 AND l1 = BINARY 'CAFE' LIMIT 1;
+UPDATE nopk_types SET e = 'c', st = 'y' WHERE i = 1;
 CREATE TABLE nopk_ci (k VARCHAR(10) COLLATE utf8mb4_general_ci, n INT);
 INSERT INTO nopk_ci VALUES ('a', 1), ('A', 1), ('a ', 1);
 DELETE FROM nopk_ci WHERE k = BINARY 'A';

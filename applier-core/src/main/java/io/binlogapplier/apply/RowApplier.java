@@ -266,11 +266,18 @@ final class RowApplier implements AutoCloseable {
         List<Object[]> reinserted = new ArrayList<>();
         BitSet reinsertedColumns = null;
         int maxValues = Math.max(1, Math.min(64, MAX_PLACEHOLDERS / (2 * Math.max(1, cols.length))));
+        // Values with a NULL cell are matched apart (see RowSql.anyOf): they come last.
+        removed.sort(java.util.Comparator.comparing(c -> hasNull(c.image(), cols)));
         int i = 0;
         while (i < removed.size()) {
-            int chunk = Integer.highestOneBit(Math.min(maxValues, removed.size() - i));
+            boolean withNulls = hasNull(removed.get(i).image(), cols);
+            int same = i;
+            while (same < removed.size() && hasNull(removed.get(same).image(), cols) == withNulls) {
+                same++;
+            }
+            int chunk = Integer.highestOneBit(Math.min(maxValues, same - i));
             List<KeylessNetEffect.Copies> values = removed.subList(i, i + chunk);
-            long[] have = countCopies(plan, cols, values, where);
+            long[] have = countCopies(plan, cols, values, withNulls, where);
             List<KeylessNetEffect.Copies> wholly = new ArrayList<>();
             long whollyCopies = 0;
             for (int v = 0; v < chunk; v++) {
@@ -293,7 +300,7 @@ final class RowApplier implements AutoCloseable {
                     reinsertedColumns = allColumns(plan);
                 }
             }
-            deleteAllCopies(plan, cols, wholly, whollyCopies, where);
+            deleteAllCopies(plan, cols, wholly, whollyCopies, withNulls, where);
             i += chunk;
         }
         Map<BitSet, List<Object[]>> byColumns = new LinkedHashMap<>();
@@ -328,12 +335,21 @@ final class RowApplier implements AutoCloseable {
         return all;
     }
 
+    private static boolean hasNull(Object[] image, int[] cols) {
+        for (int c : cols) {
+            if (image[c] == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The copies the target holds of each value, locked. */
-    private long[] countCopies(TablePlan plan, int[] cols, List<KeylessNetEffect.Copies> values, String where)
-        throws SQLException {
+    private long[] countCopies(TablePlan plan, int[] cols, List<KeylessNetEffect.Copies> values, boolean withNulls,
+                               String where) throws SQLException {
         int n = values.size();
-        PreparedStatement ps = plan.statement(Form.COUNT_COPIES, null, null, n,
-            () -> RowSql.countCopies(plan.schema, plan.columns(cols), n));
+        PreparedStatement ps = plan.statement(withNulls ? Form.COUNT_COPIES_WITH_NULLS : Form.COUNT_COPIES, null, null,
+            n, () -> RowSql.countCopies(plan.schema, plan.columns(cols), n, withNulls));
         int p = 1;
         for (int pass = 0; pass < 2; pass++) {
             for (KeylessNetEffect.Copies c : values) {
@@ -344,9 +360,11 @@ final class RowApplier implements AutoCloseable {
         }
         long[] out = new long[n];
         try (java.sql.ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            for (int v = 0; v < n; v++) {
-                out[v] = rs.getLong(v + 1); // SUM of no row is NULL: 0
+            while (rs.next()) {
+                int v = rs.getInt(1);
+                if (!rs.wasNull()) {
+                    out[v] = rs.getLong(2); // a value without copies has no row: 0
+                }
             }
         } catch (SQLException e) {
             throw failure(e, "SELECT from " + plan.schema, where);
@@ -357,13 +375,13 @@ final class RowApplier implements AutoCloseable {
 
     /** Deletes every copy of the values, which must be {@code copies} rows in all (they are locked). */
     private void deleteAllCopies(TablePlan plan, int[] cols, List<KeylessNetEffect.Copies> values, long copies,
-                                 String where) throws SQLException {
+                                 boolean withNulls, String where) throws SQLException {
         int i = 0;
         long found = 0;
         while (i < values.size()) {
             int chunk = Integer.highestOneBit(values.size() - i);
-            PreparedStatement ps = plan.statement(Form.DELETE_ALL_COPIES, null, null, chunk,
-                () -> RowSql.deleteAllCopies(plan.schema, plan.columns(cols), chunk));
+            PreparedStatement ps = plan.statement(withNulls ? Form.DELETE_ALL_COPIES_WITH_NULLS : Form.DELETE_ALL_COPIES,
+                null, null, chunk, () -> RowSql.deleteAllCopies(plan.schema, plan.columns(cols), chunk, withNulls));
             int p = 1;
             for (int v = i; v < i + chunk; v++) {
                 for (int col : cols) {
@@ -776,8 +794,11 @@ final class RowApplier implements AutoCloseable {
         INSERT, REPLACE, UPSERT,
         /** Net effect: DELETE by lookup-key values. */
         DELETE_BY_KEYS,
-        /** Keyless net effect: count copies of values, delete every copy, delete some copies. */
-        COUNT_COPIES, DELETE_ALL_COPIES, DELETE_SOME
+        /**
+         * Keyless net effect: count copies of values, delete every copy (of values without and with
+         * a NULL cell, matched apart), delete some copies.
+         */
+        COUNT_COPIES, COUNT_COPIES_WITH_NULLS, DELETE_ALL_COPIES, DELETE_ALL_COPIES_WITH_NULLS, DELETE_SOME
     }
 
     /** A prepared statement's shape: its form, the columns of the images it binds, its rows. */

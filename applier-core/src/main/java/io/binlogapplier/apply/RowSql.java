@@ -91,33 +91,67 @@ public final class RowSql {
     }
 
     /**
-     * Counts, per row value, the copies a keyless table holds, and locks them:
-     * {@code SELECT SUM(<value 1>), …, SUM(<value n>) FROM t WHERE <value 1> OR … FOR UPDATE}, each
-     * value matched as in {@link #deleteSome} (its parameters appear twice: in the SUM, then the WHERE).
+     * Counts, per row value, the copies a keyless table holds, and locks them: {@code SELECT CASE
+     * WHEN <value 1> THEN 0 … END, COUNT(*) FROM t WHERE <any of the values> GROUP BY 1 FOR UPDATE},
+     * each value matched as in {@link #deleteSome}; a row names the value by its position and counts
+     * its copies (a value without copies has no row). Its parameters appear twice: in the CASE, then
+     * in the WHERE, which is {@link #anyOf}.
      */
-    public static String countCopies(TableSchema t, List<ColumnInfo> columns, int values) {
+    public static String countCopies(TableSchema t, List<ColumnInfo> columns, int values, boolean withNulls) {
         String match = match(columns);
-        StringBuilder sb = new StringBuilder(64 + 2 * values * (match.length() + 8));
-        sb.append("SELECT ");
+        StringBuilder sb = new StringBuilder(64 + 2 * values * (match.length() + 16));
+        sb.append("SELECT CASE");
         for (int v = 0; v < values; v++) {
-            sb.append(v > 0 ? "," : "").append("SUM(").append(match).append(')');
+            sb.append(" WHEN ").append(match).append(" THEN ").append(v);
         }
-        sb.append(" FROM ").append(t.qualifiedName()).append(" WHERE ");
-        for (int v = 0; v < values; v++) {
-            sb.append(v > 0 ? " OR " : "").append(match);
-        }
-        return sb.append(" FOR UPDATE").toString();
+        sb.append(" END, COUNT(*) FROM ").append(t.qualifiedName()).append(" WHERE ");
+        anyOf(sb, columns, values, withNulls);
+        return sb.append(" GROUP BY 1 FOR UPDATE").toString();
     }
 
-    /** Deletes every copy of {@code values} row values of a keyless table, matched as in {@link #deleteSome}. */
-    public static String deleteAllCopies(TableSchema t, List<ColumnInfo> columns, int values) {
-        String match = match(columns);
-        StringBuilder sb = new StringBuilder(64 + values * (match.length() + 4));
+    /** Deletes every copy of {@code values} row values of a keyless table, matched as in {@link #anyOf}. */
+    public static String deleteAllCopies(TableSchema t, List<ColumnInfo> columns, int values, boolean withNulls) {
+        StringBuilder sb = new StringBuilder(64 + values * columns.size() * 24);
         sb.append("DELETE FROM ").append(t.qualifiedName()).append(" WHERE ");
-        for (int v = 0; v < values; v++) {
-            sb.append(v > 0 ? " OR " : "").append(match);
-        }
+        anyOf(sb, columns, values, withNulls);
         return sb.toString();
+    }
+
+    /**
+     * Rows equal to one of {@code values} row values, as {@link #deleteSome} matches one. Values
+     * without a NULL cell: one row-constructor IN, {@code (`a`, CAST(`b` AS BINARY)) IN ((?,?),…)},
+     * which the server finds through an index on a leading column and tests by binary search, where
+     * an OR of the values tests every value against every row it reads. A NULL equals nothing in an
+     * IN list: values holding one are matched {@code (`a`<=>? AND …) OR …}.
+     */
+    private static void anyOf(StringBuilder sb, List<ColumnInfo> columns, int values, boolean withNulls) {
+        if (withNulls) {
+            String match = match(columns);
+            for (int v = 0; v < values; v++) {
+                sb.append(v > 0 ? " OR " : "").append(match);
+            }
+            return;
+        }
+        StringBuilder row = new StringBuilder();
+        StringBuilder placeholders = new StringBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            ColumnInfo c = columns.get(i);
+            row.append(i > 0 ? "," : "");
+            placeholders.append(i > 0 ? "," : "");
+            if (comparesAsBytes(c)) {
+                row.append("CAST(").append(Sql.quote(c.name())).append(" AS BINARY)");
+                placeholders.append('?');
+            } else {
+                row.append(Sql.quote(c.name()));
+                placeholders.append(value(c));
+            }
+        }
+        boolean one = columns.size() == 1;
+        sb.append(one ? "" : "(").append(row).append(one ? " IN (" : ") IN (");
+        for (int v = 0; v < values; v++) {
+            sb.append(v > 0 ? "," : "").append(one ? "" : "(").append(placeholders).append(one ? "" : ")");
+        }
+        sb.append(')');
     }
 
     /** {@code (`a`<=>? AND CAST(`b` AS BINARY)<=>?)}: one row value of a keyless table. */
