@@ -38,6 +38,12 @@ UPDATE nopk_types SET yr = 1999 WHERE i = 3;
 INSERT INTO nopk_types SELECT * FROM nopk_types WHERE i = 2;
 DELETE FROM nopk_types WHERE i = 2 AND l1 = BINARY 'CAFE' LIMIT 1;
 UPDATE nopk_types SET e = 'c', st = 'y' WHERE i = 1;
+-- a BIT primary key: rows are found by it
+CREATE TABLE bitkey (b BIT(10) PRIMARY KEY, v INT);
+INSERT INTO bitkey VALUES (b'0', 1), (b'1010101010', 2), (b'1111111111', 3);
+UPDATE bitkey SET v = 20 WHERE b = b'1010101010';
+UPDATE bitkey SET b = b'11' WHERE b = b'0';
+DELETE FROM bitkey WHERE b = b'1111111111';
 CREATE TABLE nopk_ci (k VARCHAR(10) COLLATE utf8mb4_general_ci, n INT);
 INSERT INTO nopk_ci VALUES ('a', 1), ('A', 1), ('a ', 1);
 DELETE FROM nopk_ci WHERE k = BINARY 'A';

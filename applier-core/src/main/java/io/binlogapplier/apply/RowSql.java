@@ -239,6 +239,11 @@ public final class RowSql {
      * collation, so the index is used and the row found is the one the collation says.
      */
     static String key(ColumnInfo c) {
+        if ("bit".equals(c.dataType())) {
+            // The bytes of a BIT value compare unequal to the column as a string, and as a number
+            // they would be parsed as digits: read them as the unsigned integer they spell.
+            return "CAST(CONV(HEX(?), 16, 10) AS UNSIGNED)";
+        }
         if (!c.textual() || utf8mb4(c)) {
             return "?";
         }
@@ -249,13 +254,16 @@ public final class RowSql {
         return "utf8mb4".equals(c.charset());
     }
 
-    /** Text, JSON and spatial values are matched byte for byte when there is no key. */
+    /**
+     * Text, JSON, spatial and BIT values are matched byte for byte when there is no key (a BIT
+     * column never equals the bytes of its own value compared as it is).
+     */
     static boolean comparesAsBytes(ColumnInfo c) {
         if (c.textual()) {
             return true;
         }
         return switch (c.dataType()) {
-            case "json", "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring",
+            case "bit", "json", "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring",
                  "multipolygon", "geometrycollection", "geomcollection" -> true;
             default -> false;
         };

@@ -22,6 +22,17 @@ class RowSqlTest {
     }
 
     @Test
+    void aBitValueIsFoundByTheIntegerItsBytesSpellAndMatchedAsBytesWithoutAKey() {
+        ColumnInfo bits = new ColumnInfo("b", 0, "bit", "bit(10)", null, null, false, false);
+        TableSchema t = new TableSchema("db", "t", List.of(bits), List.of(0),
+            List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false, List.of(), false);
+        assertThat(RowSql.delete(t, List.of(bits), true))
+            .isEqualTo("DELETE FROM `db`.`t` WHERE `b`=CAST(CONV(HEX(?), 16, 10) AS UNSIGNED)");
+        assertThat(RowSql.delete(t, List.of(bits), false))
+            .isEqualTo("DELETE FROM `db`.`t` WHERE CAST(`b` AS BINARY)<=>? LIMIT 1");
+    }
+
+    @Test
     void anUpsertUpdatesEveryColumnButTheKeyInPlace() {
         assertThat(RowSql.upsert(T, List.of(ID, NAME, F), List.of(NAME, F), 2)).isEqualTo("INSERT INTO `db`.`t`"
             + " (`id`,`na``me`,`f`) VALUES (?,?,?),(?,?,?) ON DUPLICATE KEY UPDATE `na``me`=VALUES(`na``me`),"
