@@ -248,7 +248,11 @@ final class BinlogStatements {
             if (setFragment == null) {
                 setFragment = connection.prepareStatement("SELECT ?, '' INTO @binlog_fragment_0, @binlog_fragment_1");
             }
-            setFragment.setBytes(1, base64);
+            // As a stream the driver sends the text as long data of type BLOB, which the server keeps
+            // as binary; as bytes it arrived as a string in the connection's character set, and the
+            // server scanned all of it for that (Item_param::convert_str_value: 9% of the target's CPU
+            // while it applied a 1M-row transaction).
+            setFragment.setBinaryStream(1, new java.io.ByteArrayInputStream(base64), base64.length);
             setFragment.execute();
             try (Statement s = connection.createStatement()) {
                 s.execute("BINLOG @binlog_fragment_0, @binlog_fragment_1");
