@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark (not part of CI), seed 003's method: generate a binlog on a source, then for each contender
-# start a fresh, empty target and time it from start to caught up with that binlog.
+# start a fresh, empty target and time it from start to caught up with that binlog. The I/O-bound
+# workloads (io_*) start each target instead from a copy of the source taken after loading its tables,
+# with a buffer pool several times smaller than the data.
 # Contenders: MariaDB's native replica (serial, conservative, optimistic at several thread counts) and
 # binlog-applier (modes, worker counts, apply methods), with the target at innodb_flush_log_at_trx_commit
 # 2 and 1. Every contender's target must match the source afterwards (CHECKSUM TABLE of every table of
@@ -20,16 +22,36 @@
 #                     bigtx              single big transactions: INSERT...SELECT of BIGTX_ROWS rows,
 #                                        UPDATE of all of them, DELETE of half, and an INSERT of
 #                                        BIGTX_WIDE_ROWS rows of 1 KB
+#                     io_update_non_index, io_write_only
+#                                        I/O-bound: sysbench oltp_update_non_index / oltp_write_only with
+#                                        uniformly random keys on IO_TABLES x IO_TABLE_SIZE rows; the
+#                                        tables are prepared on the source, the source is shut down
+#                                        cleanly and its data directory copied (the seed), and every
+#                                        contender's target starts from a fresh copy of the seed with
+#                                        innodb_buffer_pool_size=IO_BUFFER_POOL, O_DIRECT and no buffer
+#                                        pool load at startup (equally cold); the binlog replayed is only
+#                                        the IO_THREADS x IO_LOAD_SECONDS load
 #   TABLES (10), TABLE_SIZE (20000), THREADS (16), LOAD_SECONDS (60)   the sysbench load
 #   MIXED_THREADS (4), MIXED_OPS (4: statements per transaction, 1..MIXED_OPS), MIXED_GROUPS
 #                   (uq,fk,trg,nopk: which of mixed.lua's tables the transactions change)
 #   BIGTX_ROWS (1000000), BIGTX_WIDE_ROWS (300000; 0 leaves that transaction out)
+#   IO_TABLES (8), IO_TABLE_SIZE (300000), IO_THREADS (16), IO_LOAD_SECONDS (30), IO_BUFFER_POOL (32M:
+#                   the targets' pool; the data should be several times that, the run says how many),
+#                   IO_SOURCE_BUFFER_POOL (2G: the source's, so the load itself is not I/O-bound),
+#                   IO_TARGET_OPTS (more mariadbd options for the io_* targets, e.g. --innodb-io-capacity=2000)
 #   FLUSH ("2 1")   the target's innodb_flush_log_at_trx_commit, each a separate set of runs
 #   NATIVE          native contenders, THREADS:MODE (threads 0 = the serial SQL thread)
-#   OURS            binlog-applier contenders, MODE:WORKERS:METHOD[:java options, comma-separated];
-#                   the word "default" for MODE, WORKERS or METHOD leaves that apply key out of the
-#                   configuration (default:default:default is the configuration with no apply keys);
-#                   METHOD is written as given, so auto (apply.method: auto) is a contender too
+#   OURS            binlog-applier contenders, [BUILD@]MODE:WORKERS:METHOD[+KEY=VALUE...][:java options,
+#                   comma-separated]; the word "default" for MODE, WORKERS or METHOD leaves that apply key
+#                   out of the configuration (default:default:default is the configuration with no apply
+#                   keys); METHOD is written as given, so auto (apply.method: auto) is a contender too;
+#                   each +KEY=VALUE adds "KEY: VALUE" to that contender's apply section (e.g.
+#                   optimistic:16:binlog+read_ahead=off); BUILD names a jar of BENCH_JARS
+#   IO_OURS         the binlog-applier contenders of the io_* workloads (default: no apply keys, and both
+#                   modes at 1, 4 and 16 workers with each method)
+#   BENCH_JARS      other builds to run as contenders, "NAME=PATH ..." (e.g. base=/tmp/base/binlog-applier.jar
+#                   and OURS="base@optimistic:4:binlog optimistic:4:binlog"); without BUILD@ a contender
+#                   runs the jar built from this tree
 #   REPEAT (1)      runs per contender; the table shows the median (an error in any run: error)
 #   TIMEOUT (1800)  seconds a contender may take
 #   BENCH_JAVA_OPTS (default: the launcher's default JVM options), BENCH_APPLY_EXTRA (more apply
@@ -61,6 +83,16 @@ FLUSH=${FLUSH:-"2 1"}
 NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4:optimistic 8:optimistic 16:optimistic"}
 # the configuration with no apply keys (what a user gets first), and each method at a few sizes
 OURS=${OURS:-"default:default:default conservative:4:sql optimistic:4:sql optimistic:1:binlog conservative:4:binlog optimistic:4:binlog optimistic:16:binlog"}
+IO_OURS=${IO_OURS:-"default:default:default $(for m in conservative optimistic; do for w in 1 4 16; do
+  printf '%s ' "$m:$w:sql" "$m:$w:binlog"; done; done)"}
+IO_TABLES=${IO_TABLES:-8}
+IO_TABLE_SIZE=${IO_TABLE_SIZE:-300000}
+IO_THREADS=${IO_THREADS:-16}
+IO_LOAD_SECONDS=${IO_LOAD_SECONDS:-30}
+IO_BUFFER_POOL=${IO_BUFFER_POOL:-32M}
+IO_SOURCE_BUFFER_POOL=${IO_SOURCE_BUFFER_POOL:-2G}
+IO_TARGET_OPTS=${IO_TARGET_OPTS:-}
+BENCH_JARS=${BENCH_JARS:-}
 REPEAT=${REPEAT:-1}
 BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-$(launcher_java_opts)}
 BENCH_APPLY_EXTRA=${BENCH_APPLY_EXTRA:-}
@@ -74,6 +106,7 @@ TIMEOUT=${TIMEOUT:-1800}
 for workload in $WORKLOADS; do
   case $workload in
     oltp_write_only|oltp_insert|oltp_update_index|oltp_update_non_index|oltp_delete_insert|mixed|bigtx) ;;
+    io_update_non_index|io_write_only) ;;
     *) echo "bench: unknown workload '$workload' (see the knobs at the top of $0)" >&2; exit 2 ;;
   esac
 done
@@ -105,6 +138,12 @@ set_tls() { # set_tls default|disabled|verify -> TLS_YAML (both sides' tls key),
 # a copy, so that a build during the benchmark does not change the contender
 JAR=$WORK/binlog-applier.jar
 cp applier-server/target/binlog-applier.jar "$JAR"
+declare -A JARS=()
+for j in $BENCH_JARS; do
+  [ -f "${j#*=}" ] || { echo "bench: BENCH_JARS: no such jar '${j#*=}' (for ${j%%=*})" >&2; exit 2; }
+  cp "${j#*=}" "$WORK/build-${j%%=*}.jar"
+  JARS[${j%%=*}]=$WORK/build-${j%%=*}.jar
+done
 trap 'stop_servers; rm -rf "$WORK"' EXIT
 
 now() { date +%s.%N; }
@@ -130,14 +169,43 @@ verify() { # verify TARGET_PORT -> prints "ok" or "DIFFERENT"
   echo ok
 }
 
-fresh_target() { # fresh_target FLUSH -> starts "target" on $TGT, empty
-  local dir="$WORK/target"
-  [ -f "$dir/mysqld.pid" ] && kill "$(cat "$dir/mysqld.pid")" 2>/dev/null || true
-  for _ in $(seq 1 200); do [ -f "$dir/mysqld.pid" ] && sleep 0.1 || break; done
+fresh_target() { # fresh_target FLUSH -> starts "target" on $TGT: empty, or a copy of $SEED (io_* workloads)
+  local dir="$WORK/target" opts=()
+  stop_server target || true
   rm -rf "$dir"
+  if [ -n "$SEED" ]; then
+    mkdir -p "$dir"
+    cp -a "$SEED" "$dir/data"
+    sync # written out now, not while the contender's reads bypass the page cache
+    # cold and small: the pool holds a fraction of the data, reads bypass the page cache, and nothing
+    # (ib_buffer_pool is not in the seed) warms the pool at startup
+    opts=(--innodb-buffer-pool-size="$IO_BUFFER_POOL" --innodb-flush-method=O_DIRECT
+      --innodb-buffer-pool-load-at-startup=OFF --innodb-buffer-pool-dump-at-shutdown=OFF $IO_TARGET_OPTS)
+  fi
   TGT=$(free_port)
   start_server target "$TGT" 2 --innodb-flush-log-at-trx-commit="$1" --sync-binlog=0 --relay-log=relay-bin \
-    --skip-slave-start "${TLS_OPTS[@]}"
+    --skip-slave-start "${TLS_OPTS[@]}" "${opts[@]}"
+}
+
+# take_seed: the source's tables as they are now, for the io_* targets. A clean shutdown (so the copy
+# needs no crash recovery), a copy of the data directory without the source's binlogs, its buffer pool
+# dump and any replica state, then the source runs again on the same port and data. START is the
+# binlog position after the restart: nothing was written between the copy and it.
+take_seed() {
+  stop_server source
+  SEED=$WORK/seed
+  rm -rf "$SEED"
+  rsync -a --exclude='mysql-bin.*' --exclude='relay-bin.*' --exclude=ib_buffer_pool --exclude='*.info' \
+    --exclude=auto.cnf --exclude='*.pid' --exclude='*.err' "$WORK/source/data/" "$SEED/"
+  start_source
+  read -r START_FILE START_POS < <(sql "$SRC" "SHOW MASTER STATUS" | awk '{print $1, $2}')
+}
+
+start_source() {
+  local opts=()
+  case $workload in io_*) opts=(--innodb-buffer-pool-size="$IO_SOURCE_BUFFER_POOL") ;; esac
+  start_server source "$SRC" 1 --log-bin=mysql-bin --binlog-format=ROW --innodb-flush-log-at-trx-commit=2 \
+    --sync-binlog=0 --max-binlog-size=1G "${TLS_OPTS[@]}" "${opts[@]}"
 }
 
 run_native() { # run_native THREADS MODE -> seconds, or "timeout" / "error"
@@ -160,11 +228,12 @@ run_native() { # run_native THREADS MODE -> seconds, or "timeout" / "error"
   case $r in -1) echo timeout ;; NULL) echo error ;; *) echo "$dt" ;; esac
 }
 
-ours_config() { # ours_config MODE WORKERS METHOD -> bench.yml; "default" leaves a key out
-  local keys=() apply
+ours_config() { # ours_config MODE WORKERS METHOD EXTRA -> bench.yml; "default" leaves a key out
+  local keys=() apply kv
   [ "$1" = default ] || keys+=("mode: $1")
   [ "$2" = default ] || keys+=("workers: $2")
   [ "$3" = default ] || keys+=("method: $3")
+  for kv in ${4//+/ }; do keys+=("${kv%%=*}: ${kv#*=}"); done
   [ -z "$BENCH_APPLY_EXTRA" ] || keys+=("$BENCH_APPLY_EXTRA")
   apply=$(printf '%s, ' "${keys[@]}"); apply=${apply%, }
   cat >"$WORK/bench.yml" <<YAML
@@ -178,10 +247,12 @@ metrics: {listen: ${BENCH_METRICS_LISTEN:-off}}
 YAML
 }
 
-run_ours() { # run_ours MODE WORKERS METHOD [JAVA_OPTS] -> seconds, or "error" / "timeout"
-  ours_config "$1" "$2" "$3"
+run_ours() { # run_ours BUILD MODE WORKERS METHOD EXTRA [JAVA_OPTS] -> seconds, or "error" / "timeout"
+  local jar=$JAR
+  [ -z "$1" ] || jar=${JARS[$1]}
+  ours_config "$2" "$3" "$4" "$5"
   local t0 rc=0; t0=$(now)
-  timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${4:-} -jar "$JAR" run --config "$WORK/bench.yml" --until current \
+  timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${6:-} -jar "$jar" run --config "$WORK/bench.yml" --until current \
     >"$WORK/ours.log" 2>&1 || rc=$?
   if [ "$rc" != 0 ]; then
     local log; log="$OUT/failed-$(date +%s%N).log"
@@ -231,6 +302,29 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
         run >"$OUT/sysbench-$1.txt" || load_failed "$1"
       LOAD="scripts/bench/mixed.lua, 6 tables x $TABLE_SIZE rows, $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${LOAD_SECONDS}s"
       ;;
+    io_*)
+      local script=oltp_${1#io_} sb
+      sql "$SRC" "CREATE DATABASE sbtest"
+      # uniformly random keys: sysbench's default (special) sends most changes to a few hot rows, which
+      # a small buffer pool holds as well as a large one
+      sb=(sysbench "$script" $(sysbench_base sbtest) --tables="$IO_TABLES" --table-size="$IO_TABLE_SIZE"
+        --rand-type=uniform)
+      "${sb[@]}" --threads="$IO_TABLES" prepare >/dev/null
+      take_seed
+      local data pool
+      data=$(sql "$SRC" "SELECT SUM(DATA_LENGTH + INDEX_LENGTH) FROM information_schema.TABLES
+        WHERE TABLE_SCHEMA = 'sbtest'")
+      pool=$(numfmt --from=iec "$IO_BUFFER_POOL")
+      IO_RATIO=$(echo "scale=1; $data / $pool" | bc)
+      if (( $(echo "$IO_RATIO < 4" | bc) )); then
+        echo "   WARNING: the data is only ${IO_RATIO}x the targets' buffer pool: not I/O-bound" \
+          "(raise IO_TABLE_SIZE or IO_TABLES, or lower IO_BUFFER_POOL)" >&2
+      fi
+      "${sb[@]}" --threads="$IO_THREADS" --time="$IO_LOAD_SECONDS" run >"$OUT/sysbench-$1.txt" || load_failed "$1"
+      LOAD="sysbench $script --rand-type=uniform, $IO_TABLES tables x $IO_TABLE_SIZE rows ($((data >> 20)) MB,"
+      LOAD+=" ${IO_RATIO}x the targets' innodb_buffer_pool_size=$IO_BUFFER_POOL, O_DIRECT; each target a copy of"
+      LOAD+=" the source after prepare), $IO_THREADS threads, ${IO_LOAD_SECONDS}s"
+      ;;
     bigtx)
       # each statement is one source transaction; rows come from MariaDB's Sequence engine (seq_1_to_N)
       sql "$SRC" "CREATE DATABASE bigtx;
@@ -259,6 +353,12 @@ measure() { # measure NAME KIND ARGS...: runs the contender REPEAT times, append
     rm -f "$WORK/run.error"
     r=$("run_$kind" "$@") || r=error # e.g. the target refused CHANGE MASTER; its message is above
     runs+=("$r")
+    if [ -n "$SEED" ]; then # what the run read from and wrote to disk (before the checksums read everything)
+      echo "$workload,$flush,$name,$i,$r,$(sql "$TGT" "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME)
+        FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('INNODB_BUFFER_POOL_READS',
+        'INNODB_BUFFER_POOL_PAGES_FLUSHED', 'INNODB_BUFFER_POOL_READ_REQUESTS')" 2>/dev/null || echo ,,)" \
+        >>"$OUT/io-stats.csv"
+    fi
     if [ "$kind" = ours ] && [ "$BENCH_KEEP_LOGS" = 1 ]; then
       cp "$WORK/ours.log" "$OUT/log-$workload-flush$flush-$(printf '%s' "$name" | tr -c 'A-Za-z0-9.=-' _)-$i.log"
     fi
@@ -283,7 +383,7 @@ measure() { # measure NAME KIND ARGS...: runs the contender REPEAT times, append
   fi
 }
 
-ours_name() { # ours_name MODE WORKERS METHOD JAVA_OPTS
+ours_name() { # ours_name MODE WORKERS METHOD JAVA_OPTS EXTRA BUILD
   local n
   if [ "$1:$2:$3" = default:default:default ]; then
     n="binlog-applier with no apply keys"
@@ -292,7 +392,8 @@ ours_name() { # ours_name MODE WORKERS METHOD JAVA_OPTS
     n+=" $( [ "$2" = default ] && echo "default workers" || echo "$2 workers")"
     n+=" $( [ "$3" = default ] && echo "default method" || echo "$3")"
   fi
-  echo "$n${4:+ ($4)}"
+  [ -z "${5:-}" ] || n+=" ($(sed -e 's/=/: /g' -e 's/+/, /g' <<<"$5"))"
+  echo "${6:+$6: }$n${4:+ ($4)}"
 }
 
 ratio() { # ratio SECONDS BASE -> SECONDS/BASE with 2 decimals, or nothing
@@ -300,18 +401,20 @@ ratio() { # ratio SECONDS BASE -> SECONDS/BASE with 2 decimals, or nothing
 }
 
 CSV="$OUT/results.csv"
+echo "workload,flush,contender,run,seconds,buffer_pool_pages_flushed,buffer_pool_reads,buffer_pool_read_requests" \
+  >"$OUT/io-stats.csv"
 echo "workload,transactions,flush,contender,seconds,transactions_per_second,ratio_to_best_native,ratio_to_native_serial,verdict" >"$CSV"
 : >"$OUT/loads.md"
 : >"$OUT/best.md"
 rm -f "$OUT/errors.md"
 for workload in $WORKLOADS; do
-  rm -rf "$WORK/source"
+  rm -rf "$WORK/source" "$WORK/seed"
+  SEED=""
   SRC=$(free_port)
-  start_server source "$SRC" 1 --log-bin=mysql-bin --binlog-format=ROW --innodb-flush-log-at-trx-commit=2 \
-    --sync-binlog=0 --max-binlog-size=1G "${TLS_OPTS[@]}"
+  start_source
   read -r START_FILE START_POS < <(sql "$SRC" "SHOW MASTER STATUS" | awk '{print $1, $2}')
   echo "== $workload: generating the binlog"
-  generate "$workload"
+  generate "$workload" # io_*: takes the seed and moves START past the tables' load
   read -r END_FILE END_POS < <(sql "$SRC" "SHOW MASTER STATUS" | awk '{print $1, $2}')
   COMMITS=$(sql "$SRC" "SHOW GLOBAL STATUS LIKE 'Binlog_commits'" | awk '{print $2}')
   GROUP_COMMITS=$(sql "$SRC" "SHOW GLOBAL STATUS LIKE 'Binlog_group_commits'" | awk '{print $2}')
@@ -325,12 +428,22 @@ for workload in $WORKLOADS; do
       name="native ${c##*:} ${c%%:*} threads"; [ "${c%%:*}" = 0 ] && name="native serial"
       measure "$name" native "${c%%:*}" "${c##*:}"
     done
-    for c in $OURS; do
+    contenders=$OURS
+    case $workload in io_*) contenders=$IO_OURS ;; esac
+    for c in $contenders; do
+      build=""
+      case $c in *@*) build=${c%%@*}; c=${c#*@} ;; esac
+      if [ -n "$build" ] && [ -z "${JARS[$build]:-}" ]; then
+        echo "bench: contender $build@$c: no build '$build' in BENCH_JARS" >&2; exit 2
+      fi
       IFS=: read -r mode workers method jopts <<<"$c"
       jopts=${jopts//,/ }
+      extra=""
+      case $method in *+*) extra=${method#*+}; method=${method%%+*} ;; esac
       for tls in $TLS_VARIANTS; do
         set_tls "$tls"
-        measure "$(ours_name "$mode" "$workers" "$method" "$jopts")$TLS_LABEL" ours "$mode" "$workers" "$method" "$jopts"
+        measure "$(ours_name "$mode" "$workers" "$method" "$jopts" "$extra" "$build")$TLS_LABEL" ours "$build" \
+          "$mode" "$workers" "$method" "$extra" "$jopts"
       done
     done
     [ -z "$best" ] || echo "- $workload, flush=$flush: best native: $best_name, $(printf '%.1f' "$best") s" >>"$OUT/best.md"
@@ -340,8 +453,7 @@ for workload in $WORKLOADS; do
     done <"$CSV.tmp"
     rm -f "$CSV.tmp"
   done
-  kill "$(cat "$WORK/source/mysqld.pid")" 2>/dev/null || true
-  sleep 2
+  stop_server source || true
 done
 
 {

@@ -24,8 +24,11 @@ start_server() {
   mkdir -p "$dir"
   local user_opt=()
   if [ "$(id -u)" -eq 0 ]; then user_opt=(--user=root); fi
-  mariadb-install-db --no-defaults "${user_opt[@]}" --datadir="$dir/data" \
-    --auth-root-authentication-method=normal --skip-test-db >"$dir/install.log" 2>&1
+  # a data directory put there beforehand (bench.sh's copy of a loaded source) is used as it is
+  if [ ! -d "$dir/data/mysql" ]; then
+    mariadb-install-db --no-defaults "${user_opt[@]}" --datadir="$dir/data" \
+      --auth-root-authentication-method=normal --skip-test-db >"$dir/install.log" 2>&1
+  fi
   "$(mariadbd_bin)" --no-defaults "${user_opt[@]}" --datadir="$dir/data" --port="$port" \
     --bind-address=127.0.0.1 --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" \
     --log-error="$dir/error.log" --server-id="$id" --skip-name-resolve --performance-schema=OFF \
@@ -40,6 +43,20 @@ start_server() {
   done
   echo "server $name did not start; its log:" >&2
   cat "$dir/error.log" >&2
+  return 1
+}
+
+# stop_server NAME: a clean shutdown of $WORK/NAME's server (SIGTERM), waiting until it has exited
+stop_server() {
+  local dir="$WORK/$1" pid
+  [ -f "$dir/mysqld.pid" ] || return 0
+  pid=$(cat "$dir/mysqld.pid")
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 1200); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  echo "server $1 did not shut down within 120 s" >&2
   return 1
 }
 
