@@ -106,7 +106,8 @@ public final class RowSql {
         }
         sb.append(" END, COUNT(*) FROM ").append(t.qualifiedName()).append(" WHERE ");
         anyOf(sb, columns, values, withNulls);
-        return sb.append(" GROUP BY 1 FOR UPDATE").toString();
+        // ORDER BY NULL: the groups need no sorting
+        return sb.append(" GROUP BY 1 ORDER BY NULL FOR UPDATE").toString();
     }
 
     /** Deletes every copy of {@code values} row values of a keyless table, matched as in {@link #anyOf}. */
@@ -122,10 +123,12 @@ public final class RowSql {
      * without a NULL cell: one row-constructor IN, {@code (`a`, CAST(`b` AS BINARY)) IN ((?,?),…)},
      * which the server finds through an index on a leading column and tests by binary search, where
      * an OR of the values tests every value against every row it reads. A NULL equals nothing in an
-     * IN list: values holding one are matched {@code (`a`<=>? AND …) OR …}.
+     * IN list: values holding one are matched {@code (`a`<=>? AND …) OR …}; so is a single value,
+     * because MariaDB 10.11 turns an IN list of one row into a row comparison it finds by reading
+     * the whole table.
      */
     private static void anyOf(StringBuilder sb, List<ColumnInfo> columns, int values, boolean withNulls) {
-        if (withNulls) {
+        if (withNulls || values == 1) {
             String match = match(columns);
             for (int v = 0; v < values; v++) {
                 sb.append(v > 0 ? " OR " : "").append(match);

@@ -71,15 +71,18 @@ class RowSqlTest {
             .isEqualTo("DELETE FROM `db`.`t` WHERE `id`<=>? AND CAST(`na``me` AS BINARY)<=>? LIMIT ?");
         assertThat(RowSql.countCopies(T, List.of(ID, NAME), 2, false)).isEqualTo("SELECT CASE WHEN (`id`<=>? AND"
             + " CAST(`na``me` AS BINARY)<=>?) THEN 0 WHEN (`id`<=>? AND CAST(`na``me` AS BINARY)<=>?) THEN 1 END,"
-            + " COUNT(*) FROM `db`.`t` WHERE (`id`,CAST(`na``me` AS BINARY)) IN ((?,?),(?,?)) GROUP BY 1 FOR UPDATE");
+            + " COUNT(*) FROM `db`.`t` WHERE (`id`,CAST(`na``me` AS BINARY)) IN ((?,?),(?,?)) GROUP BY 1 ORDER BY NULL FOR UPDATE");
         assertThat(RowSql.countCopies(T, List.of(ID), 2, true)).isEqualTo("SELECT CASE WHEN (`id`<=>?) THEN 0"
-            + " WHEN (`id`<=>?) THEN 1 END, COUNT(*) FROM `db`.`t` WHERE (`id`<=>?) OR (`id`<=>?) GROUP BY 1 FOR UPDATE");
+            + " WHEN (`id`<=>?) THEN 1 END, COUNT(*) FROM `db`.`t` WHERE (`id`<=>?) OR (`id`<=>?) GROUP BY 1 ORDER BY NULL FOR UPDATE");
         assertThat(RowSql.deleteAllCopies(T, List.of(ID), 2, true))
             .isEqualTo("DELETE FROM `db`.`t` WHERE (`id`<=>?) OR (`id`<=>?)");
         assertThat(RowSql.deleteAllCopies(T, List.of(ID), 2, false))
             .isEqualTo("DELETE FROM `db`.`t` WHERE `id` IN (?,?)");
-        assertThat(RowSql.deleteAllCopies(T, List.of(ID, NAME, F), 1, false))
-            .isEqualTo("DELETE FROM `db`.`t` WHERE (`id`,CAST(`na``me` AS BINARY),`f`) IN ((?,?,?))");
+        assertThat(RowSql.deleteAllCopies(T, List.of(ID, NAME, F), 2, false))
+            .isEqualTo("DELETE FROM `db`.`t` WHERE (`id`,CAST(`na``me` AS BINARY),`f`) IN ((?,?,?),(?,?,?))");
+        // one value: no one-row IN list, which MariaDB finds by a full scan
+        assertThat(RowSql.deleteAllCopies(T, List.of(ID, NAME), 1, false))
+            .isEqualTo("DELETE FROM `db`.`t` WHERE (`id`<=>? AND CAST(`na``me` AS BINARY)<=>?)");
         assertThat(RowSql.deleteByKeys(T, List.of(ID, NAME), 2))
             .isEqualTo("DELETE FROM `db`.`t` WHERE (`id`=? AND `na``me`=?) OR (`id`=? AND `na``me`=?)");
     }
