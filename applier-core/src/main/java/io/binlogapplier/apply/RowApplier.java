@@ -38,7 +38,20 @@ final class RowApplier implements AutoCloseable {
     static final long MAX_BUFFERED_CHANGES = 20_000;
     static final long MAX_BUFFERED_BYTES = 8L << 20;
 
+    /**
+     * Prepared statements all workers together keep open ({@link StatementCache}): half of MariaDB's
+     * and MySQL's default {@code max_prepared_stmt_count} (16,382, for every session of the server),
+     * shared out among the workers, at most 512 and at least 32 each.
+     */
+    static final int PREPARED_STATEMENTS_OF_ALL_WORKERS = 8192;
+
+    /** Most prepared statements each of {@code workers} workers keeps open. */
+    static int maxPreparedStatements(int workers) {
+        return Math.max(32, Math.min(512, PREPARED_STATEMENTS_OF_ALL_WORKERS / Math.max(1, workers)));
+    }
+
     private final Map<String, TablePlan> plans = new HashMap<>();
+    private final StatementCache<PlanShape, PreparedStatement> prepared;
     private final Map<TablePlan, Buffered> buffered = new LinkedHashMap<>();
     private long bufferedChanges;
     private long bufferedBytes;
@@ -48,9 +61,11 @@ final class RowApplier implements AutoCloseable {
     private Boolean foreignKeyChecks;
     private Boolean uniqueChecks;
 
-    RowApplier(Connection connection, TableSchemaCache schemas) {
+    /** @param maxPrepared most prepared statements kept open on the connection */
+    RowApplier(Connection connection, TableSchemaCache schemas, int maxPrepared) {
         this.connection = connection;
         this.schemas = schemas;
+        this.prepared = new StatementCache<>(maxPrepared, RowApplier::closeQuietly);
     }
 
     /**
@@ -606,7 +621,6 @@ final class RowApplier implements AutoCloseable {
         final int[] targetOf;
         final int[] types;
         final boolean[] unsigned;
-        final Map<ShapeKey, PreparedStatement> statements = new HashMap<>();
         final Map<BitSet, int[]> writableCache = new HashMap<>();
         final Map<BitSet, Boolean> coversCache = new HashMap<>();
         /** Source columns of the lookup key when every one is in the binlog's table; else null. */
@@ -742,13 +756,14 @@ final class RowApplier implements AutoCloseable {
             ValueBinder.bind(ps, index, image[sourceCol], types[sourceCol], unsigned[sourceCol]);
         }
 
+        /** The statement of this shape, prepared now unless the worker keeps it; use it at once. */
         PreparedStatement statement(Form form, BitSet before, BitSet after, int rows,
                                     java.util.function.Supplier<String> sql) throws SQLException {
-            ShapeKey key = new ShapeKey(form, before, after, rows);
-            PreparedStatement ps = statements.get(key);
+            PlanShape key = new PlanShape(this, new ShapeKey(form, before, after, rows));
+            PreparedStatement ps = prepared.get(key);
             if (ps == null) {
                 ps = connection.prepareStatement(sql.get());
-                statements.put(key, ps);
+                prepared.put(key, ps);
             }
             return ps;
         }
@@ -775,15 +790,20 @@ final class RowApplier implements AutoCloseable {
         }
 
         void close() {
-            for (PreparedStatement ps : statements.values()) {
-                try {
-                    ps.close();
-                } catch (SQLException ignored) {
-                    // the connection may be gone; nothing to do
-                }
-            }
-            statements.clear();
+            prepared.closeAll(k -> k.plan() == this);
         }
+    }
+
+    private static void closeQuietly(PreparedStatement ps) {
+        try {
+            ps.close();
+        } catch (SQLException ignored) {
+            // the connection may be gone; nothing to do
+        }
+    }
+
+    /** A prepared statement's key in the worker's cache: the table's plan (by identity) and the shape. */
+    private record PlanShape(TablePlan plan, ShapeKey shape) {
     }
 
     /** The statements a table's plan prepares, one per form and row shape. */

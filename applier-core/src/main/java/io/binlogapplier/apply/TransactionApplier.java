@@ -40,9 +40,18 @@ public final class TransactionApplier implements AutoCloseable {
      */
     public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets,
                               ApplyMethod method, boolean netEffect) throws SQLException {
+        this(connection, schemas, charsets, method, netEffect, 1);
+    }
+
+    /**
+     * @param workers how many workers apply to the target: together they keep at most half of the
+     *     server's default limit of open prepared statements ({@link #maxPreparedStatements})
+     */
+    public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets,
+                              ApplyMethod method, boolean netEffect, int workers) throws SQLException {
         this.connection = connection;
         this.schemas = schemas;
-        this.rows = new RowApplier(connection, schemas);
+        this.rows = new RowApplier(connection, schemas, maxPreparedStatements(workers));
         this.statements = new StatementRunner(connection, charsets, SESSION_INIT);
         initSession(connection);
         this.binlogMethod = method == ApplyMethod.BINLOG;
@@ -50,6 +59,11 @@ public final class TransactionApplier implements AutoCloseable {
         this.binlog = new BinlogStatements(connection, maxEventBytes(connection));
         this.mysqlTarget = !connection.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT)
             .contains("mariadb");
+    }
+
+    /** Most prepared statements for row changes each of {@code workers} workers keeps open. */
+    public static int maxPreparedStatements(int workers) {
+        return RowApplier.maxPreparedStatements(workers);
     }
 
     /** Raw event bytes per BINLOG statement: base64 grows them by a third; stay well under max_allowed_packet. */

@@ -83,7 +83,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         try {
             connection = ctx.connections().get();
             applier = new TransactionApplier(connection, ctx.schemas(), ctx.charsets(), ctx.method(),
-                ctx.netEffect());
+                ctx.netEffect(), ctx.workers().length);
             position = new PositionRow(connection, ctx.state());
             try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
                 rs.next();
