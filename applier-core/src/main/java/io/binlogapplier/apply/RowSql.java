@@ -197,6 +197,42 @@ public final class RowSql {
         return sb.toString();
     }
 
+    /**
+     * Reads the entries of {@code values} values of one index and nothing else: {@code SELECT COUNT(*)
+     * FROM t FORCE INDEX (`i`) WHERE `k` IN (?,…)}, or {@code (`a`=? AND `b`=?) OR …} for several
+     * columns. Every column of a secondary index entry is in the index, so the server reads only that
+     * index's pages (the clustered index's for PRIMARY): what read-ahead brings into the buffer pool.
+     */
+    public static String probe(TableSchema t, String index, List<ColumnInfo> columns, int values) {
+        StringBuilder sb = new StringBuilder(64 + values * columns.size() * 12);
+        sb.append("SELECT COUNT(*) FROM ").append(t.qualifiedName()).append(" FORCE INDEX (")
+            .append("PRIMARY".equals(index) ? "PRIMARY" : Sql.quote(index)).append(") WHERE ");
+        if (columns.size() == 1) {
+            sb.append(Sql.quote(columns.get(0).name())).append(" IN (");
+            for (int r = 0; r < values; r++) {
+                if (r > 0) {
+                    sb.append(',');
+                }
+                sb.append(key(columns.get(0)));
+            }
+            return sb.append(')').toString();
+        }
+        for (int r = 0; r < values; r++) {
+            if (r > 0) {
+                sb.append(" OR ");
+            }
+            sb.append('(');
+            for (int i = 0; i < columns.size(); i++) {
+                if (i > 0) {
+                    sb.append(" AND ");
+                }
+                sb.append(Sql.quote(columns.get(i).name())).append('=').append(key(columns.get(i)));
+            }
+            sb.append(')');
+        }
+        return sb.toString();
+    }
+
     private static void where(StringBuilder sb, List<ColumnInfo> where, boolean byKey) {
         sb.append(" WHERE ");
         conditions(sb, where, byKey);

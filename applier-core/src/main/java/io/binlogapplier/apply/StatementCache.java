@@ -17,12 +17,12 @@ import java.util.function.Predicate;
  * @param <K> the statement's shape
  * @param <V> the statement
  */
-final class StatementCache<K, V> {
+public final class StatementCache<K, V> {
     private final int capacity;
     private final Consumer<V> close;
     private final LinkedHashMap<K, V> entries = new LinkedHashMap<>(64, 0.75f, true);
 
-    StatementCache(int capacity, Consumer<V> close) {
+    public StatementCache(int capacity, Consumer<V> close) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity " + capacity);
         }
@@ -31,12 +31,12 @@ final class StatementCache<K, V> {
     }
 
     /** The statement for {@code key}, now the most recently used; null when there is none. */
-    V get(K key) {
+    public V get(K key) {
         return entries.get(key);
     }
 
     /** Keeps {@code value} for {@code key}, closing the least recently used statement past the capacity. */
-    void put(K key, V value) {
+    public void put(K key, V value) {
         V old = entries.put(key, value);
         if (old != null && old != value) {
             close.accept(old);
@@ -50,7 +50,7 @@ final class StatementCache<K, V> {
     }
 
     /** Closes and forgets every statement whose key matches. */
-    void closeAll(Predicate<K> which) {
+    public void closeAll(Predicate<K> which) {
         Iterator<Map.Entry<K, V>> it = entries.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<K, V> e = it.next();

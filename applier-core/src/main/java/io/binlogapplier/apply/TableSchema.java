@@ -16,11 +16,21 @@ import java.util.List;
  * @param referenced some foreign key references this table (it is a parent)
  * @param uniqueIndexCount every PRIMARY or UNIQUE index the target enforces, those {@code uniqueKeys}
  *     leaves out (prefix, functional, long hash keys) included
+ * @param indexes every B-tree index, unique or not, whose parts are whole columns (PRIMARY first): the
+ *     index entries a row change reads and writes, which read-ahead fetches before the change
  */
 public record TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,
                           List<KeyInfo> uniqueKeys, List<Integer> lookupKey, String engine, boolean transactional,
                           boolean hasTriggers, List<ForeignKey> foreignKeys, boolean referenced,
-                          int uniqueIndexCount) {
+                          int uniqueIndexCount, List<KeyInfo> indexes) {
+
+    /** A table whose indexes are its usable unique keys. */
+    public TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,
+                       List<KeyInfo> uniqueKeys, List<Integer> lookupKey, String engine, boolean transactional,
+                       boolean hasTriggers, List<ForeignKey> foreignKeys, boolean referenced, int uniqueIndexCount) {
+        this(schema, table, columns, primaryKey, uniqueKeys, lookupKey, engine, transactional, hasTriggers,
+            foreignKeys, referenced, uniqueIndexCount, uniqueKeys);
+    }
 
     /** A table whose unique indexes are exactly its usable unique keys. */
     public TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,

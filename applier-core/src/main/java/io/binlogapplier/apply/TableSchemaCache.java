@@ -24,6 +24,11 @@ public final class TableSchemaCache {
         return t;
     }
 
+    /** The table's metadata if it is loaded now, else null; never loads (so never races a DDL). */
+    public TableSchema cached(String schema, String table) {
+        return tables.get(schema + "\u0000" + table);
+    }
+
     /** Forget everything: called once a DDL has run on the target (before any later unit starts). */
     public void invalidateAll() {
         tables.clear();

@@ -19,7 +19,7 @@ final class TableSchemaLoader {
     private static final String COLUMNS = "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE,"
         + " CHARACTER_SET_NAME, COLLATION_NAME, IS_NULLABLE, EXTRA FROM information_schema.COLUMNS"
         + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION";
-    private static final String KEYS = "SELECT INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART"
+    private static final String KEYS = "SELECT INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME, SUB_PART, INDEX_TYPE"
         + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
         + " ORDER BY INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX";
     private static final String TABLE = "SELECT ENGINE, TABLE_TYPE FROM information_schema.TABLES"
@@ -82,7 +82,8 @@ final class TableSchemaLoader {
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    parts.add(new KeyPart(rs.getString(1), rs.getInt(2) == 0, rs.getString(4), rs.getObject(5) != null));
+                    parts.add(new KeyPart(rs.getString(1), rs.getInt(2) == 0, rs.getString(4), rs.getObject(5) != null,
+                        "BTREE".equalsIgnoreCase(rs.getString(6))));
                 }
             }
         }
@@ -138,7 +139,7 @@ final class TableSchemaLoader {
         boolean transactional = e.equalsIgnoreCase("InnoDB") || e.equalsIgnoreCase("TokuDB")
             || e.equalsIgnoreCase("RocksDB") || e.equalsIgnoreCase("ndbcluster");
         return new TableSchema(schema, table, List.copyOf(columns), primary, List.copyOf(unique), lookup, e,
-            transactional, triggers, List.copyOf(foreign), referenced, uniqueIndexCount(parts));
+            transactional, triggers, List.copyOf(foreign), referenced, uniqueIndexCount(parts), indexes(parts, columns));
     }
 
     /**
@@ -146,7 +147,10 @@ final class TableSchemaLoader {
      * MySQL 8.0.13+ functional key part ({@code UNIQUE KEY ((lower(email)))}), whose expression is in
      * {@code STATISTICS.EXPRESSION} instead.
      */
-    record KeyPart(String index, boolean unique, String column, boolean prefix) {
+    record KeyPart(String index, boolean unique, String column, boolean prefix, boolean btree) {
+        KeyPart(String index, boolean unique, String column, boolean prefix) {
+            this(index, unique, column, prefix, true);
+        }
     }
 
     /** The unique keys, primary key and lookup key {@link TableSchema} documents. */
@@ -196,6 +200,35 @@ final class TableSchemaLoader {
             }
         }
         return new Keys(List.copyOf(unique), primary, lookup);
+    }
+
+    /**
+     * Every B-tree index whose parts are all whole, known columns, unique or not, in STATISTICS order
+     * (PRIMARY first): what read-ahead may look values up in. A FULLTEXT, SPATIAL or hash index, or one
+     * with a prefix or functional part, cannot be searched for a column value. Pure.
+     */
+    static List<TableSchema.KeyInfo> indexes(List<KeyPart> parts, List<ColumnInfo> columns) {
+        Map<String, Integer> byName = new HashMap<>();
+        for (ColumnInfo col : columns) {
+            byName.put(col.name().toLowerCase(Locale.ROOT), col.ordinal());
+        }
+        Map<String, List<Integer>> cols = new LinkedHashMap<>();
+        Map<String, Boolean> usable = new HashMap<>();
+        for (KeyPart part : parts) {
+            Integer col = part.column() == null ? null : byName.get(part.column().toLowerCase(Locale.ROOT));
+            cols.computeIfAbsent(part.index(), x -> new ArrayList<>());
+            usable.merge(part.index(), col != null && !part.prefix() && part.btree(), Boolean::logicalAnd);
+            if (col != null) {
+                cols.get(part.index()).add(col);
+            }
+        }
+        List<TableSchema.KeyInfo> out = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> e : cols.entrySet()) {
+            if (usable.get(e.getKey())) {
+                out.add(new TableSchema.KeyInfo(e.getKey(), List.copyOf(e.getValue())));
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** Every unique index the target enforces, usable for lookups or not (prefix, functional, long hash keys). Pure. */

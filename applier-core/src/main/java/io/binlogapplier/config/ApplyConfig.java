@@ -15,6 +15,7 @@ import java.time.Duration;
  * @param retries how often a unit that lost a lock conflict is retried before the applier stops
  * @param netEffect the SQL method applies each table's row changes of a unit as their net effect per
  *     key, where that is provably the same as applying them in order
+ * @param readAhead what is read into the target's buffer pool ahead of the workers
  */
 public record ApplyConfig(
     ApplyMode mode,
@@ -26,6 +27,7 @@ public record ApplyConfig(
     int ringEntries,
     long ringBytes,
     int retries,
-    boolean netEffect
+    boolean netEffect,
+    ReadAheadConfig readAhead
 ) {
 }

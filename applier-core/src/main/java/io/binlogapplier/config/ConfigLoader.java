@@ -238,9 +238,19 @@ public final class ConfigLoader {
         }
         int retries = (int) r.integer("retries", 10, 0, 1000, false);
         boolean netEffect = r.bool("net_effect", true);
+        ReadAheadConfig readAhead = readAhead(r.section("read_ahead"));
         r.rejectUnknown();
         return new ApplyConfig(mode, method, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries,
-            netEffect);
+            netEffect, readAhead);
+    }
+
+    private static ReadAheadConfig readAhead(ConfigReader r) {
+        ReadAheadConfig d = ReadAheadConfig.OFF;
+        boolean enabled = r.bool("enabled", d.enabled());
+        int connections = (int) r.integer("connections", d.connections(), 1, 16, false);
+        int rows = (int) r.integer("rows", d.rows(), 1, 1_000_000, false);
+        r.rejectUnknown();
+        return new ReadAheadConfig(enabled, connections, rows);
     }
 
     private MetricsConfig metrics(ConfigReader r) {

@@ -222,12 +222,14 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     private void applyPending() throws SQLException {
         for (Transaction t = unit.nextToApply(); t != null; t = unit.nextToApply()) {
             state.checkPreempted();
+            state.applying = t.head().sequence();
             applier.apply(t, unit.replay());
             unit.applied();
         }
     }
 
     private void applyBarrierPart(Decision d, Transaction t) throws SQLException {
+        state.applying = t.head().sequence();
         try {
             applier.apply(t, unit.replay());
             if (d.unitEnd()) {

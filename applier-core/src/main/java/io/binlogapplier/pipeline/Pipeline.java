@@ -21,6 +21,7 @@ import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.GtidTracker;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
+import io.binlogapplier.readahead.ReadAhead;
 import io.binlogapplier.schedule.UnitBounds;
 import io.binlogapplier.schedule.UnitScheduler;
 import io.binlogapplier.transaction.TransactionAssembler;
@@ -174,6 +175,13 @@ public final class Pipeline {
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
         }
+        ReadAhead readAhead = null;
+        if (config.apply().readAhead().enabled()) {
+            readAhead = new ReadAhead(name, config.apply().readAhead(), new ReadAhead.Sources(target, schemas,
+                () -> frontier(states), config.apply().ringBytes() / 4), metrics::readAhead);
+            readAhead.start();
+            schedulerHandler.onScheduled(readAhead::offer);
+        }
         disruptor.handleEventsWith(schedulerHandler).then(handlers);
         disruptor.setDefaultExceptionHandler(new FailClosed());
         disruptor.start();
@@ -278,6 +286,9 @@ public final class Pipeline {
                 // what they hold), then stop the rest.
                 abortWorkers(handlers);
             }
+            if (readAhead != null) {
+                readAhead.close();
+            }
             if (conflicts != null) {
                 conflicts.close();
             }
@@ -303,6 +314,23 @@ public final class Pipeline {
         Ending ending = untilReached ? Ending.UNTIL_REACHED : sourceLoss != null ? Ending.SOURCE_LOST : Ending.STOPPED;
         return new Result(ending, seq.lowWater(), seq.committedTransactions(), seq.committedRows(),
             seq.committed(), sourceLoss);
+    }
+
+    /**
+     * The oldest transaction a worker is applying; with every worker idle, the one after the next: the
+     * next transaction goes to a worker at once, so reading it ahead would only race the worker.
+     */
+    static long frontier(WorkerState[] states) {
+        long oldest = Long.MAX_VALUE;
+        long newest = 0;
+        for (WorkerState w : states) {
+            long a = w.applying;
+            if (w.unit != 0 && a > 0) {
+                oldest = Math.min(oldest, a);
+            }
+            newest = Math.max(newest, a);
+        }
+        return oldest != Long.MAX_VALUE ? oldest : newest + 2;
     }
 
     /** Requests a graceful stop: read no more, commit what is complete, roll back the rest. */

@@ -66,6 +66,13 @@ public interface PipelineMetrics {
     default void netEffect(long netRows, long statements, long orderedRows) {
     }
 
+    /**
+     * Read-ahead dealt with {@code rows} row changes: {@code outcome} read (in {@code statements}
+     * statements), late (a worker was there first), dropped (its queue was full) or failed.
+     */
+    default void readAhead(String outcome, long rows, long statements) {
+    }
+
     /** The conflict monitor made a later unit give way. {@code reason}: lock_wait or long_statement. */
     default void conflict(String reason) {
     }
@@ -151,6 +158,12 @@ public interface PipelineMetrics {
             public void netEffect(long netRows, long statements, long orderedRows) {
                 first.netEffect(netRows, statements, orderedRows);
                 second.netEffect(netRows, statements, orderedRows);
+            }
+
+            @Override
+            public void readAhead(String outcome, long rows, long statements) {
+                first.readAhead(outcome, rows, statements);
+                second.readAhead(outcome, rows, statements);
             }
 
             @Override

@@ -41,6 +41,7 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
     private final String threadName;
     private final Faults faults;
     private final PipelineMetrics metrics;
+    private java.util.function.Consumer<Transaction> scheduled = t -> { };
 
     /**
      * @param replayStart start of the transaction recorded as pending before a crash (null: none)
@@ -59,6 +60,11 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         this.ring = ring;
         this.replayStart = replayStart;
         this.onEnd = onEnd;
+    }
+
+    /** Receives every whole transaction that is not a barrier once it is scheduled (read-ahead); must not block. */
+    void onScheduled(java.util.function.Consumer<Transaction> consumer) {
+        scheduled = consumer;
     }
 
     @Override
@@ -119,6 +125,8 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         slot.replay = replayStart != null && t.head().start().equals(replayStart);
         if (t.implicitCommit()) {
             lastDdlUnit = d.unitId();
+        } else if (t.whole() && !current.barrier()) {
+            scheduled.accept(t);
         }
     }
 

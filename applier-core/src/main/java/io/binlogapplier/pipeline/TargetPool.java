@@ -16,7 +16,8 @@ import java.sql.SQLException;
  * old one is dead or was cut, and a fresh pool connects at once instead of waiting out the old
  * pool's own retry backoff. Thread-safe.
  */
-public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSource {
+public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSource,
+    io.binlogapplier.readahead.ReadAhead.Connections {
     private final TargetConfig target;
     private final int size;
     private final String name;

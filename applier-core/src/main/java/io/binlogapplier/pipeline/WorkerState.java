@@ -9,6 +9,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class WorkerState {
     volatile long connectionId;
     volatile long unit;
+    /**
+     * The stream sequence number of the transaction the worker applies now, or applied last (0:
+     * none yet): where read-ahead stops reading what a worker has passed.
+     */
+    volatile long applying;
     /** System.nanoTime() when the worker's current database call began, 0 when it is not in one. */
     volatile long busySince;
     /** The earlier unit blocked by this worker's current unit, 0 when none. */

@@ -88,6 +88,14 @@ class RowSqlTest {
     }
 
     @Test
+    void readAheadReadsOneIndexByItsValuesAndNothingElse() {
+        assertThat(RowSql.probe(T, "PRIMARY", List.of(ID), 2))
+            .isEqualTo("SELECT COUNT(*) FROM `db`.`t` FORCE INDEX (PRIMARY) WHERE `id` IN (?,?)");
+        assertThat(RowSql.probe(T, "k`x", List.of(F, ID), 2)).isEqualTo("SELECT COUNT(*) FROM `db`.`t` FORCE INDEX"
+            + " (`k``x`) WHERE (`f`=? AND `id`=?) OR (`f`=? AND `id`=?)");
+    }
+
+    @Test
     void tablesThatFireCascadesOrTriggersOrCannotRollBackAreAppliedInOrder() {
         assertThat(T.orderedApplyReason()).isNull();
         // a keyless InnoDB table takes the net effect per distinct row value (KeylessNetEffect)

@@ -68,4 +68,20 @@ class TableSchemaKeysTest {
         assertEquals(1, TableSchemaLoader.uniqueIndexCount(List.of(new KeyPart("PRIMARY", true, "id", false),
             new KeyPart("k_code", false, "code", false))));
     }
+
+    @Test
+    void readAheadIndexesAreEveryWholeColumnBtreeIndexPrimaryFirst() {
+        // PRIMARY KEY (id), UNIQUE KEY u_email (email(10)), KEY k_pair (code, id), KEY k_lower ((lower(email))),
+        // FULLTEXT KEY ft (email), KEY k_code (code)
+        var indexes = TableSchemaLoader.indexes(List.of(
+            new KeyPart("PRIMARY", true, "id", false),
+            new KeyPart("ft", false, "email", false, false),
+            new KeyPart("k_code", false, "code", false),
+            new KeyPart("k_lower", false, null, false),
+            new KeyPart("k_pair", false, "code", false),
+            new KeyPart("k_pair", false, "id", false),
+            new KeyPart("u_email", true, "email", true)), COLUMNS);
+        assertEquals(List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0)), new TableSchema.KeyInfo("k_code", List.of(2)),
+            new TableSchema.KeyInfo("k_pair", List.of(2, 0))), indexes);
+    }
 }

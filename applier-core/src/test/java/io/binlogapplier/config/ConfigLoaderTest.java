@@ -215,4 +215,14 @@ class ConfigLoaderTest {
         assertThat(c.apply().unitMaxDelay()).isEqualTo(Duration.ofMillis(250));
         assertThat(c.apply().ringBytes()).isEqualTo(1L << 30);
     }
+
+    @Test
+    void readAheadIsOffUnlessEnabledAndItsBoundsAreChecked() {
+        assertThat(parse(GOOD).apply().readAhead()).isEqualTo(new ReadAheadConfig(false, 2, 1000));
+        assertThat(parse(GOOD + "  read_ahead:\n    enabled: true\n    connections: 4\n    rows: 300\n").apply()
+            .readAhead()).isEqualTo(new ReadAheadConfig(true, 4, 300));
+        assertThat(problems(GOOD + "  read_ahead:\n    connections: 0\n    depth: 3\n").problems())
+            .anyMatch(p -> p.startsWith("apply.read_ahead.connections"))
+            .anyMatch(p -> p.startsWith("apply.read_ahead.depth"));
+    }
 }

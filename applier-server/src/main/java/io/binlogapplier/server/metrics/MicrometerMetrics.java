@@ -51,6 +51,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String NET_EFFECT_ROWS = PREFIX + "net.effect.rows";
     static final String NET_EFFECT_STATEMENTS = PREFIX + "net.effect.statements";
     static final String ORDERED_ROWS = PREFIX + "ordered.rows";
+    static final String READ_AHEAD_ROWS = PREFIX + "read.ahead.rows";
+    static final String READ_AHEAD_STATEMENTS = PREFIX + "read.ahead.statements";
     static final String SOURCE_FILE_INDEX = PREFIX + "source.binlog.file.index";
     static final String SOURCE_OFFSET = PREFIX + "source.binlog.offset";
     static final String APPLIED_FILE_INDEX = PREFIX + "applied.binlog.file.index";
@@ -84,6 +86,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
     private final Map<String, Counter> errors = new ConcurrentHashMap<>();
     private final Map<String, Counter> barriers = new ConcurrentHashMap<>();
     private final Map<String, Counter> reconnects = new ConcurrentHashMap<>();
+    private final Map<String, Counter> readAheadRows = new ConcurrentHashMap<>();
+    private final Counter readAheadStatements;
     private final Counter netEffectRows;
     private final Counter netEffectStatements;
     private final Counter orderedRows;
@@ -113,6 +117,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
             + " row changes counted in net_effect_rows");
         orderedRows = counter(ORDERED_ROWS, null, "Row changes the SQL method applied one by one in source order (tables"
             + " without a key, with foreign keys or target triggers, or apply.net_effect off)");
+        readAheadStatements = counter(READ_AHEAD_STATEMENTS, null, "Statements read-ahead sent for the row changes"
+            + " counted in read_ahead_rows{outcome=\"read\"}");
         rowEventsFiltered = counter(ROW_EVENTS_FILTERED, null, "Row events of tables the filter leaves out, dropped as"
             + " they were read (filter.include/exclude)");
         Gauge.builder(BUILD_INFO, () -> 1).tags(target).tag("version", version).tag("java", System.getProperty(
@@ -267,6 +273,14 @@ public final class MicrometerMetrics implements PipelineMetrics {
     }
 
     @Override
+    public void readAhead(String outcome, long rows, long statements) {
+        tagged(readAheadRows, READ_AHEAD_ROWS, "outcome", outcome).increment(rows);
+        if (statements > 0) {
+            readAheadStatements.increment(statements);
+        }
+    }
+
+    @Override
     public void conflict(String reason) {
         tagged(conflicts, CONFLICTS, "reason", reason).increment();
     }
@@ -293,6 +307,9 @@ public final class MicrometerMetrics implements PipelineMetrics {
                 case CONFLICTS -> "Lock conflicts the conflict monitor resolved by making a later unit give way, by"
                     + " reason (lock_wait: an earlier unit waited for its lock; long_statement: an earlier unit was"
                     + " stuck in one statement)";
+                case READ_AHEAD_ROWS -> "Row changes apply.read_ahead dealt with, by outcome: read (their index"
+                    + " entries read before a worker changed them), late (a worker was there first), dropped (its"
+                    + " queue was full), failed (the read failed or timed out; the change is applied as always)";
                 case RECONNECTS -> "Reconnect attempts to a lost server, by side (source, target); each attempt of"
                     + " an outage counts once";
                 default -> "Errors, by kind: source_lost, target_lost (reconnected), source_end_poll, flush_settings,"

@@ -54,6 +54,8 @@ class MicrometerMetricsTest {
         metrics.barrier("ddl");
         metrics.netEffect(500, 4, 0);
         metrics.netEffect(100, 2, 30);
+        metrics.readAhead("read", 120, 4);
+        metrics.readAhead("late", 7, 0);
         status.applyMethod(new MethodChoice(ApplyMethod.BINLOG, true, "the target may run BINLOG statements",
             "set apply.method: sql to use the sql method instead", false));
         metrics.refresh();
@@ -75,7 +77,8 @@ class MicrometerMetricsTest {
             "binlog_applier_applied_source_commit_timestamp_seconds", "binlog_applier_flush_relaxed",
             "binlog_applier_state", "binlog_applier_barriers_total", "binlog_applier_net_effect_rows_total",
             "binlog_applier_net_effect_statements_total", "binlog_applier_ordered_rows_total",
-            "binlog_applier_apply_method");
+            "binlog_applier_apply_method", "binlog_applier_read_ahead_rows_total",
+            "binlog_applier_read_ahead_statements_total");
         assertThat(scrape)
             .contains("binlog_applier_lag_seconds{target=\"orders-replica\"} 7.0")
             .contains("binlog_applier_transactions_applied_total{target=\"orders-replica\"} 4.0")
@@ -100,6 +103,9 @@ class MicrometerMetricsTest {
             .contains("binlog_applier_net_effect_rows_total{target=\"orders-replica\"} 600.0")
             .contains("binlog_applier_net_effect_statements_total{target=\"orders-replica\"} 6.0")
             .contains("binlog_applier_ordered_rows_total{target=\"orders-replica\"} 30.0")
+            .contains("binlog_applier_read_ahead_rows_total{outcome=\"read\",target=\"orders-replica\"} 120.0")
+            .contains("binlog_applier_read_ahead_rows_total{outcome=\"late\",target=\"orders-replica\"} 7.0")
+            .contains("binlog_applier_read_ahead_statements_total{target=\"orders-replica\"} 4.0")
             .contains("binlog_applier_apply_method{configured=\"auto\",method=\"binlog\",target=\"orders-replica\"} 1.0")
             .contains("binlog_applier_apply_method{configured=\"binlog\",method=\"binlog\",target=\"orders-replica\"} 0.0")
             .contains("binlog_applier_apply_method{configured=\"auto\",method=\"sql\",target=\"orders-replica\"} 0.0");
