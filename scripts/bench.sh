@@ -46,7 +46,9 @@
 #                   out of the configuration (default:default:default is the configuration with no apply
 #                   keys); METHOD is written as given, so auto (apply.method: auto) is a contender too;
 #                   each +KEY=VALUE adds "KEY: VALUE" to that contender's apply section (e.g.
-#                   optimistic:16:binlog+read_ahead=off); BUILD names a jar of BENCH_JARS
+#                   optimistic:16:binlog+net_effect=false); SECTION.KEY=VALUE sets a key of a nested
+#                   section (optimistic:1:binlog+read_ahead.enabled=true+read_ahead.connections=4); BUILD
+#                   names a jar of BENCH_JARS
 #   IO_OURS         the binlog-applier contenders of the io_* workloads (default: no apply keys, and both
 #                   modes at 1, 4 and 16 workers with each method)
 #   BENCH_JARS      other builds to run as contenders, "NAME=PATH ..." (e.g. base=/tmp/base/binlog-applier.jar
@@ -233,7 +235,19 @@ ours_config() { # ours_config MODE WORKERS METHOD EXTRA -> bench.yml; "default" 
   [ "$1" = default ] || keys+=("mode: $1")
   [ "$2" = default ] || keys+=("workers: $2")
   [ "$3" = default ] || keys+=("method: $3")
-  for kv in ${4//+/ }; do keys+=("${kv%%=*}: ${kv#*=}"); done
+  local k v parents=() p
+  declare -A nested=()
+  for kv in ${4//+/ }; do
+    k=${kv%%=*} v=${kv#*=}
+    case $k in
+      *.*) # a key of a nested section: read_ahead.enabled=true+read_ahead.rows=500 is "read_ahead: {enabled: true, rows: 500}"
+        p=${k%%.*}
+        [ -n "${nested[$p]:-}" ] || parents+=("$p")
+        nested[$p]+="${nested[$p]:+, }${k#*.}: $v" ;;
+      *) keys+=("$k: $v") ;;
+    esac
+  done
+  for p in "${parents[@]}"; do keys+=("$p: {${nested[$p]}}"); done
   [ -z "$BENCH_APPLY_EXTRA" ] || keys+=("$BENCH_APPLY_EXTRA")
   apply=$(printf '%s, ' "${keys[@]}"); apply=${apply%, }
   cat >"$WORK/bench.yml" <<YAML

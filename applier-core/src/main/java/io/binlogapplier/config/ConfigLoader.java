@@ -245,8 +245,9 @@ public final class ConfigLoader {
     }
 
     private static ReadAheadConfig readAhead(ConfigReader r) {
-        ReadAheadConfig d = ReadAheadConfig.OFF;
-        boolean enabled = r.bool("enabled", d.enabled());
+        ReadAheadConfig d = ReadAheadConfig.DEFAULT;
+        ReadAheadConfig.Enabled enabled = r.parsed("enabled", d.enabled(), ReadAheadConfig.Enabled::parse,
+            "auto, true or false");
         int connections = (int) r.integer("connections", d.connections(), 1, 16, false);
         int rows = (int) r.integer("rows", d.rows(), 1, 1_000_000, false);
         r.rejectUnknown();

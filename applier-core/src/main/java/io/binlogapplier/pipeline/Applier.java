@@ -134,7 +134,7 @@ public final class Applier {
         // workers, the scheduler, the conflict monitor, the target watch, the control connection / durability
         // ... and the liveness thread's
         try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 5
-            + (config.apply().readAhead().enabled() ? config.apply().readAhead().connections() : 0), config.name())) {
+            + (config.apply().readAhead().runs() ? config.apply().readAhead().connections() : 0), config.name())) {
             Liveness liveness = startLiveness(pool);
             try {
                 return applyHoldingTheLock(until, started, pool, state);

@@ -176,7 +176,7 @@ public final class Pipeline {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
         }
         ReadAhead readAhead = null;
-        if (config.apply().readAhead().enabled()) {
+        if (config.apply().readAhead().runs()) {
             readAhead = new ReadAhead(name, config.apply().readAhead(), new ReadAhead.Sources(target, schemas,
                 () -> frontier(states), config.apply().ringBytes() / 4), metrics::readAhead);
             readAhead.start();

@@ -36,6 +36,13 @@
  *       apply again as SQL, or fail), from values alone. A worker whose unit is open when
  *       it stops, or whose pipeline failed, discards its connection: the server rolls back, the
  *       pool never resets it to autocommit (which would commit).</li>
+ *   <li><b>{@code applier-<name>-read-ahead-N}</b> ({@link io.binlogapplier.readahead.ReadAhead},
+ *       {@code apply.read_ahead.connections} of them, unless it is off): each owns a READ ONLY
+ *       target connection. The scheduler offers them every transaction it scheduled through a queue
+ *       it never waits on; they look up the index entries its rows will touch, at most
+ *       {@code apply.read_ahead.rows} row changes ahead of the oldest transaction a worker applies
+ *       ({@code WorkerState.applying}). Nothing waits for them; the run thread stops them before the
+ *       ring halts.</li>
  *   <li><b>{@code applier-<name>-conflicts}</b> ({@code ConflictMonitor}, with more than one
  *       worker): owns a target connection; reads lock waits and makes a later unit that blocks an
  *       earlier one give way.</li>

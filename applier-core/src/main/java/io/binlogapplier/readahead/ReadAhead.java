@@ -59,7 +59,10 @@ public final class ReadAhead implements AutoCloseable {
         void discard(Connection c);
     }
 
-    /** What happened to row changes offered: read, late (a worker was there first), dropped, failed. */
+    /**
+     * What happened to row changes offered: read, late (a worker was there first), skipped (auto, and
+     * the target does not read from disk), dropped (the queue was full), failed.
+     */
     public interface Listener {
         void rows(String outcome, long rows, long statements);
     }
@@ -82,13 +85,21 @@ public final class ReadAhead implements AutoCloseable {
     private final AtomicReferenceArray<Connection> open;
     private final Thread[] threads;
     private volatile ReadWindow window;
+    private final DiskDemand demand = new DiskDemand();
     private volatile boolean stopped;
+    private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> totals =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.LongAdder statementsRun = new java.util.concurrent.atomic.LongAdder();
 
     public ReadAhead(String name, ReadAheadConfig config, Sources sources, Listener listener) {
         this.name = name;
         this.config = config;
         this.sources = sources;
-        this.listener = listener;
+        this.listener = (outcome, rows, statements) -> {
+            totals.computeIfAbsent(outcome, x -> new java.util.concurrent.atomic.LongAdder()).add(rows);
+            statementsRun.add(statements);
+            listener.rows(outcome, rows, statements);
+        };
         this.open = new AtomicReferenceArray<>(config.connections());
         this.threads = new Thread[config.connections()];
         this.window = new ReadWindow(config.rows());
@@ -116,8 +127,9 @@ public final class ReadAhead implements AutoCloseable {
                 long pages = rs.getLong(1);
                 int rows = (int) Math.max(1, Math.min(config.rows(), pages / 8));
                 window = new ReadWindow(rows);
-                log.info("read-ahead: {} connections, at most {} row changes ahead (apply.read_ahead.rows {}, an"
-                    + " eighth of the target's {} buffer pool pages)", threads.length, rows, config.rows(), pages);
+                log.info("read-ahead ({}): {} connections, at most {} row changes ahead (apply.read_ahead.rows {}, an"
+                    + " eighth of the target's {} buffer pool pages)", config.enabled() == ReadAheadConfig.Enabled.AUTO ? "auto: while the target reads"
+                    + " pages from disk" : "on", threads.length, rows, config.rows(), pages);
             }
         } catch (SQLException e) {
             log.info("read-ahead: {} connections, at most {} row changes ahead (the buffer pool size is unknown: {})",
@@ -169,7 +181,7 @@ public final class ReadAhead implements AutoCloseable {
                     if (c != null) {
                         sources.connections().discard(c);
                     }
-                    t.join(5_000);
+                    t.join(1_000); // a daemon: one still stuck past this is left to end on its own
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -178,6 +190,14 @@ public final class ReadAhead implements AutoCloseable {
         }
         queue.clear();
         queuedBytes.set(0);
+        log.info("read-ahead: {} row changes read in {} statements, {} late (a worker was there first), {} skipped"
+            + " (the target read next to nothing from disk), {} dropped (queue full), {} failed", total("read"),
+            statementsRun.sum(), total("late"), total("skipped"), total("dropped"), total("failed"));
+    }
+
+    private long total(String outcome) {
+        java.util.concurrent.atomic.LongAdder a = totals.get(outcome);
+        return a == null ? 0 : a.sum();
     }
 
     private void run(int n) {
@@ -232,6 +252,10 @@ public final class ReadAhead implements AutoCloseable {
                     queuedBytes.addAndGet(-t.sizeBytes());
                 }
                 int rows = rowChanges(t);
+                if (!wanted()) {
+                    listener.rows("skipped", rows, 0);
+                    continue;
+                }
                 switch (window.admit(t.head().sequence(), rows, sources.frontier().getAsLong())) {
                     case LATE -> listener.rows("late", rows, 0);
                     case WAIT -> {
@@ -251,6 +275,35 @@ public final class ReadAhead implements AutoCloseable {
                             flush();
                         }
                     }
+                }
+            }
+        }
+
+        /**
+         * {@code enabled: true}, or {@code auto} and the target reads pages from its disk (sampled
+         * at most once a second, by whichever reader comes first).
+         */
+        private boolean wanted() {
+            if (config.enabled() == ReadAheadConfig.Enabled.ON) {
+                return true;
+            }
+            synchronized (demand) {
+                long now = System.nanoTime();
+                if (!demand.due(now)) {
+                    return demand.waiting();
+                }
+                boolean before = demand.waiting();
+                try (Statement s = connection().createStatement();
+                     ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_reads'")) {
+                    boolean now2 = rs.next() && demand.sample(now, rs.getLong(2));
+                    if (now2 != before) {
+                        log.debug("read-ahead {}", now2 ? "on: the target reads pages from disk"
+                            : "paused: the target reads next to nothing from disk");
+                    }
+                    return now2;
+                } catch (SQLException e) {
+                    demand.failed(now);
+                    return false;
                 }
             }
         }

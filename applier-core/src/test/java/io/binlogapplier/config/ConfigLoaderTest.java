@@ -217,10 +217,14 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void readAheadIsOffUnlessEnabledAndItsBoundsAreChecked() {
-        assertThat(parse(GOOD).apply().readAhead()).isEqualTo(new ReadAheadConfig(false, 2, 1000));
+    void readAheadIsAutoUnlessSetAndItsBoundsAreChecked() {
+        assertThat(parse(GOOD).apply().readAhead())
+            .isEqualTo(new ReadAheadConfig(ReadAheadConfig.Enabled.AUTO, 2, 1000));
         assertThat(parse(GOOD + "  read_ahead:\n    enabled: true\n    connections: 4\n    rows: 300\n").apply()
-            .readAhead()).isEqualTo(new ReadAheadConfig(true, 4, 300));
+            .readAhead()).isEqualTo(new ReadAheadConfig(ReadAheadConfig.Enabled.ON, 4, 300));
+        assertThat(parse(GOOD + "  read_ahead:\n    enabled: off\n").apply().readAhead().runs()).isFalse();
+        assertThat(problems(GOOD + "  read_ahead:\n    enabled: sometimes\n").problems())
+            .contains("apply.read_ahead.enabled: must be auto, true or false, not 'sometimes'");
         assertThat(problems(GOOD + "  read_ahead:\n    connections: 0\n    depth: 3\n").problems())
             .anyMatch(p -> p.startsWith("apply.read_ahead.connections"))
             .anyMatch(p -> p.startsWith("apply.read_ahead.depth"));

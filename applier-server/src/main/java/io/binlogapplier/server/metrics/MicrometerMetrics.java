@@ -308,7 +308,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
                     + " reason (lock_wait: an earlier unit waited for its lock; long_statement: an earlier unit was"
                     + " stuck in one statement)";
                 case READ_AHEAD_ROWS -> "Row changes apply.read_ahead dealt with, by outcome: read (their index"
-                    + " entries read before a worker changed them), late (a worker was there first), dropped (its"
+                    + " entries read before a worker changed them), late (a worker was there first), skipped"
+                    + " (enabled: auto, and the target read next to nothing from disk), dropped (its"
                     + " queue was full), failed (the read failed or timed out; the change is applied as always)";
                 case RECONNECTS -> "Reconnect attempts to a lost server, by side (source, target); each attempt of"
                     + " an outage counts once";
