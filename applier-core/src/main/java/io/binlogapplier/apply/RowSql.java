@@ -171,6 +171,12 @@ public final class RowSql {
     public static String deleteByKeys(TableSchema t, List<ColumnInfo> key, int rows) {
         StringBuilder sb = new StringBuilder(64 + rows * key.size() * 12);
         sb.append("DELETE FROM ").append(t.qualifiedName()).append(" WHERE ");
+        anyKey(sb, key, rows);
+        return sb.toString();
+    }
+
+    /** {@code `k` IN (?,…)} for a one-column key, else {@code (`a`=? AND `b`=?) OR …}: any of {@code rows} key values. */
+    private static void anyKey(StringBuilder sb, List<ColumnInfo> key, int rows) {
         if (key.size() == 1) {
             sb.append(Sql.quote(key.get(0).name())).append(" IN (");
             for (int r = 0; r < rows; r++) {
@@ -179,7 +185,8 @@ public final class RowSql {
                 }
                 sb.append(key(key.get(0)));
             }
-            return sb.append(')').toString();
+            sb.append(')');
+            return;
         }
         for (int r = 0; r < rows; r++) {
             if (r > 0) {
@@ -194,7 +201,6 @@ public final class RowSql {
             }
             sb.append(')');
         }
-        return sb.toString();
     }
 
     /**
@@ -207,29 +213,7 @@ public final class RowSql {
         StringBuilder sb = new StringBuilder(64 + values * columns.size() * 12);
         sb.append("SELECT COUNT(*) FROM ").append(t.qualifiedName()).append(" FORCE INDEX (")
             .append("PRIMARY".equals(index) ? "PRIMARY" : Sql.quote(index)).append(") WHERE ");
-        if (columns.size() == 1) {
-            sb.append(Sql.quote(columns.get(0).name())).append(" IN (");
-            for (int r = 0; r < values; r++) {
-                if (r > 0) {
-                    sb.append(',');
-                }
-                sb.append(key(columns.get(0)));
-            }
-            return sb.append(')').toString();
-        }
-        for (int r = 0; r < values; r++) {
-            if (r > 0) {
-                sb.append(" OR ");
-            }
-            sb.append('(');
-            for (int i = 0; i < columns.size(); i++) {
-                if (i > 0) {
-                    sb.append(" AND ");
-                }
-                sb.append(Sql.quote(columns.get(i).name())).append('=').append(key(columns.get(i)));
-            }
-            sb.append(')');
-        }
+        anyKey(sb, columns, values);
         return sb.toString();
     }
 

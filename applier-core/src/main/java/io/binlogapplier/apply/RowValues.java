@@ -4,9 +4,10 @@ import java.util.Arrays;
 
 /**
  * Some cells of a row image, compared by content (byte arrays included): a lookup-key value for
- * {@link NetEffect}, a whole row value for {@link KeylessNetEffect}. Immutable.
+ * {@link NetEffect}, a whole row value for {@link KeylessNetEffect}, an index value for read-ahead.
+ * Immutable.
  */
-final class RowValues {
+public final class RowValues {
     private final Object[] values;
     private final int hash;
 
@@ -16,7 +17,7 @@ final class RowValues {
     }
 
     /** The cells of {@code image} at {@code columns}, in that order. */
-    static RowValues of(Object[] image, int[] columns) {
+    public static RowValues of(Object[] image, int[] columns) {
         Object[] values = new Object[columns.length];
         for (int i = 0; i < columns.length; i++) {
             values[i] = image[columns[i]];

@@ -178,7 +178,7 @@ public final class Pipeline {
         ReadAhead readAhead = null;
         if (config.apply().readAhead().runs()) {
             readAhead = new ReadAhead(name, config.apply().readAhead(), new ReadAhead.Sources(target, schemas,
-                () -> frontier(states), config.apply().ringBytes() / 4), metrics::readAhead);
+                () -> frontier(states), () -> busy(states), config.apply().ringBytes() / 4), metrics::readAhead);
             readAhead.start();
             schedulerHandler.onScheduled(readAhead::offer);
         }
@@ -333,6 +333,16 @@ public final class Pipeline {
         return oldest != Long.MAX_VALUE ? oldest : newest + 2;
     }
 
+    static int busy(WorkerState[] states) {
+        int busy = 0;
+        for (WorkerState w : states) {
+            if (w.unit != 0) {
+                busy++;
+            }
+        }
+        return busy;
+    }
+
     /** Requests a graceful stop: read no more, commit what is complete, roll back the rest. */
     public void requestStop() {
         stopRequested = true;
@@ -408,13 +418,7 @@ public final class Pipeline {
 
         @Override
         public int busyWorkers() {
-            int busy = 0;
-            for (WorkerState w : states) {
-                if (w.unit != 0) {
-                    busy++;
-                }
-            }
-            return busy;
+            return busy(states);
         }
 
         @Override

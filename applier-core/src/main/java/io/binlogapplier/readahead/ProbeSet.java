@@ -3,6 +3,7 @@ package io.binlogapplier.readahead;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.apply.ColumnInfo;
 import io.binlogapplier.apply.ColumnMapping;
+import io.binlogapplier.apply.RowValues;
 import io.binlogapplier.apply.TableSchema;
 import io.binlogapplier.binlog.RowsKind;
 import io.binlogapplier.transaction.Change;
@@ -37,7 +38,7 @@ public final class ProbeSet {
     public static final class Probe {
         private final TableSchema table;
         private final TableSchema.KeyInfo index;
-        private final Map<Key, Cell[]> values = new LinkedHashMap<>();
+        private final Map<RowValues, Cell[]> values = new LinkedHashMap<>();
 
         Probe(TableSchema table, TableSchema.KeyInfo index) {
             this.table = table;
@@ -165,33 +166,9 @@ public final class ProbeSet {
         }
         Probe p = probe != null ? probe : probes.computeIfAbsent(table.schema() + "\u0000" + table.table() + "\u0000"
             + index.name(), x -> new Probe(table, index));
-        if (p.values.putIfAbsent(new Key(cells), cells) == null) {
+        if (p.values.putIfAbsent(RowValues.of(image, cols), cells) == null) {
             values++;
         }
         return p;
-    }
-
-    /** An index value compared by content (byte arrays included). */
-    private static final class Key {
-        private final Object[] values;
-        private final int hash;
-
-        Key(Cell[] cells) {
-            values = new Object[cells.length];
-            for (int i = 0; i < cells.length; i++) {
-                values[i] = cells[i].value();
-            }
-            hash = Arrays.deepHashCode(values);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && k.hash == hash && Arrays.deepEquals(k.values, values);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
     }
 }

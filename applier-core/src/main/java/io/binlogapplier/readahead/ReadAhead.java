@@ -61,7 +61,8 @@ public final class ReadAhead implements AutoCloseable {
 
     /**
      * What happened to row changes offered: read, late (a worker was there first), skipped (auto, and
-     * the target does not read from disk), dropped (the queue was full), failed.
+     * the target does not read from disk or more than two workers are busy), dropped (the queue was
+     * full), failed.
      */
     public interface Listener {
         void rows(String outcome, long rows, long statements);
@@ -70,11 +71,19 @@ public final class ReadAhead implements AutoCloseable {
     /**
      * @param schemas table metadata, only as the scheduler has loaded it (read-ahead never loads any)
      * @param frontier the sequence number of the oldest transaction a worker is applying
+     * @param busyWorkers how many workers are applying a unit now
      * @param maxQueuedBytes the most transaction bytes waiting to be read ahead
      */
     public record Sources(Connections connections, TableSchemaCache schemas, LongSupplier frontier,
-                          long maxQueuedBytes) {
+                          java.util.function.IntSupplier busyWorkers, long maxQueuedBytes) {
     }
+
+    /**
+     * Under {@code auto}, the most workers busy at once for read-ahead to run: more workers keep as
+     * many page reads in flight themselves, and read-ahead then only adds reads of pages evicted
+     * before use (measured: 1 worker 18% faster with it, 16 workers 22% slower; docs/benchmark.md).
+     */
+    static final int AUTO_MAX_BUSY_WORKERS = 2;
 
     private final String name;
     private final ReadAheadConfig config;
@@ -191,7 +200,8 @@ public final class ReadAhead implements AutoCloseable {
         queue.clear();
         queuedBytes.set(0);
         log.info("read-ahead: {} row changes read in {} statements, {} late (a worker was there first), {} skipped"
-            + " (the target read next to nothing from disk), {} dropped (queue full), {} failed", total("read"),
+            + " (auto: the target read next to nothing from disk, or more than " + AUTO_MAX_BUSY_WORKERS
+            + " workers were busy), {} dropped (queue full), {} failed", total("read"),
             statementsRun.sum(), total("late"), total("skipped"), total("dropped"), total("failed"));
     }
 
@@ -280,12 +290,16 @@ public final class ReadAhead implements AutoCloseable {
         }
 
         /**
-         * {@code enabled: true}, or {@code auto} and the target reads pages from its disk (sampled
-         * at most once a second, by whichever reader comes first).
+         * {@code enabled: true}, or {@code auto}, at most {@value #AUTO_MAX_BUSY_WORKERS} workers
+         * busy, and the target reads pages from its disk (sampled at most once a second, by
+         * whichever reader comes first).
          */
         private boolean wanted() {
             if (config.enabled() == ReadAheadConfig.Enabled.ON) {
                 return true;
+            }
+            if (sources.busyWorkers().getAsInt() > AUTO_MAX_BUSY_WORKERS) {
+                return false;
             }
             synchronized (demand) {
                 long now = System.nanoTime();
