@@ -72,10 +72,7 @@ final class TableSchemaLoader {
                 + "` does not exist on the target: create it there (same definition as on the source) or"
                 + " exclude it with a filter, then restart");
         }
-        Map<String, Integer> byName = new HashMap<>();
-        for (ColumnInfo col : columns) {
-            byName.put(col.name().toLowerCase(Locale.ROOT), col.ordinal());
-        }
+        Map<String, Integer> byName = byName(columns);
         List<KeyPart> parts = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(KEYS)) {
             ps.setString(1, schema);
@@ -163,10 +160,7 @@ final class TableSchemaLoader {
      * values, so it is neither a unique key for write sets nor the lookup key. Pure.
      */
     static Keys keys(List<KeyPart> parts, List<ColumnInfo> columns) {
-        Map<String, Integer> byName = new HashMap<>();
-        for (ColumnInfo col : columns) {
-            byName.put(col.name().toLowerCase(Locale.ROOT), col.ordinal());
-        }
+        Map<String, Integer> byName = byName(columns);
         Map<String, List<Integer>> keys = new LinkedHashMap<>();
         Map<String, Boolean> usable = new HashMap<>();
         for (KeyPart part : parts) {
@@ -208,10 +202,7 @@ final class TableSchemaLoader {
      * with a prefix or functional part, cannot be searched for a column value. Pure.
      */
     static List<TableSchema.KeyInfo> indexes(List<KeyPart> parts, List<ColumnInfo> columns) {
-        Map<String, Integer> byName = new HashMap<>();
-        for (ColumnInfo col : columns) {
-            byName.put(col.name().toLowerCase(Locale.ROOT), col.ordinal());
-        }
+        Map<String, Integer> byName = byName(columns);
         Map<String, List<Integer>> cols = new LinkedHashMap<>();
         Map<String, Boolean> usable = new HashMap<>();
         for (KeyPart part : parts) {
@@ -234,6 +225,15 @@ final class TableSchemaLoader {
     /** Every unique index the target enforces, usable for lookups or not (prefix, functional, long hash keys). Pure. */
     static int uniqueIndexCount(List<KeyPart> parts) {
         return (int) parts.stream().filter(KeyPart::unique).map(KeyPart::index).distinct().count();
+    }
+
+    /** Column positions by lower-case name. */
+    private static Map<String, Integer> byName(List<ColumnInfo> columns) {
+        Map<String, Integer> byName = new HashMap<>();
+        for (ColumnInfo col : columns) {
+            byName.put(col.name().toLowerCase(Locale.ROOT), col.ordinal());
+        }
+        return byName;
     }
 
     private static String lower(String s) {
