@@ -68,7 +68,8 @@ public interface PipelineMetrics {
 
     /**
      * Read-ahead dealt with {@code rows} row changes: {@code outcome} read (in {@code statements}
-     * statements), late (a worker was there first), dropped (its queue was full) or failed.
+     * statements), late (a worker was there first), skipped ({@code auto} found no reason to read
+     * ahead), dropped (its queue was full) or failed.
      */
     default void readAhead(String outcome, long rows, long statements) {
     }

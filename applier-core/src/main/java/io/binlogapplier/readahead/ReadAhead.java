@@ -38,9 +38,11 @@ import java.util.function.LongSupplier;
  * entries up ({@link RowSql#probe}) in statements of at most {@value #VALUES_PER_STATEMENT} values.
  *
  * <p>It only reads: its sessions are READ ONLY, READ UNCOMMITTED (no locks, no read view) with a
- * statement time limit, and its connections never go back to the pool. A failed read is counted and
- * forgotten; nothing here can fail or slow the pipeline, which applies every change exactly as it
- * would without it. {@link #close} stops the threads and cuts their connections.
+ * statement time limit, undone before a connection goes back to the pool (one that fails is cut
+ * instead). A failed read is counted and forgotten; nothing here can fail or slow the pipeline, which
+ * applies every change exactly as it would without it. While {@code auto} finds no reason to read
+ * ahead, {@link #offer} passes transactions over without queueing them, so the readers stay asleep;
+ * they look again at each poll timeout. {@link #close} stops the threads.
  */
 public final class ReadAhead implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReadAhead.class);
@@ -51,7 +53,7 @@ public final class ReadAhead implements AutoCloseable {
     /** A read that takes longer than this is stopped by the server: the page will be read by the worker. */
     private static final double STATEMENT_SECONDS = 1.0;
 
-    /** Where connections come from; a connection is discarded, never returned. */
+    /** Where connections come from. */
     public interface Connections {
         Connection get() throws SQLException;
 
@@ -96,6 +98,8 @@ public final class ReadAhead implements AutoCloseable {
     private volatile ReadWindow window;
     private final DiskDemand demand = new DiskDemand();
     private volatile boolean stopped;
+    /** {@code auto} found no reason to read ahead at the readers' last look: offers are passed over. */
+    private volatile boolean paused;
     private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.LongAdder> totals =
         new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.LongAdder statementsRun = new java.util.concurrent.atomic.LongAdder();
@@ -112,6 +116,7 @@ public final class ReadAhead implements AutoCloseable {
         this.open = new AtomicReferenceArray<>(config.connections());
         this.threads = new Thread[config.connections()];
         this.window = new ReadWindow(config.rows());
+        this.paused = config.enabled() == ReadAheadConfig.Enabled.AUTO; // until a sample shows disk reads
     }
 
     /** Starts the readers; the window is held to an eighth of the buffer pool's pages. */
@@ -146,10 +151,14 @@ public final class ReadAhead implements AutoCloseable {
         }
     }
 
-    /** Queues {@code t} to be read ahead, unless the queue is full; never blocks. */
+    /** Queues {@code t} to be read ahead, unless read-ahead is paused or the queue is full; never blocks. */
     public void offer(Transaction t) {
         int rows = rowChanges(t);
         if (stopped || rows == 0) {
+            return;
+        }
+        if (paused) {
+            listener.rows("skipped", rows, 0);
             return;
         }
         if (queuedBytes.get() + t.sizeBytes() > sources.maxQueuedBytes() || !queue.offer(t)) {
@@ -157,11 +166,6 @@ public final class ReadAhead implements AutoCloseable {
             return;
         }
         queuedBytes.addAndGet(t.sizeBytes());
-    }
-
-    /** The window in row changes, once the readers have started (test and log use). */
-    public int windowRows() {
-        return window.rows();
     }
 
     /**
@@ -257,6 +261,7 @@ public final class ReadAhead implements AutoCloseable {
                     t = queue.poll(50, TimeUnit.MILLISECONDS);
                     if (t == null) {
                         flush();
+                        wanted(); // while paused nothing is queued: this is where auto looks again
                         continue;
                     }
                     queuedBytes.addAndGet(-t.sizeBytes());
@@ -295,6 +300,12 @@ public final class ReadAhead implements AutoCloseable {
          * whichever reader comes first).
          */
         private boolean wanted() {
+            boolean wanted = decide();
+            paused = !wanted;
+            return wanted;
+        }
+
+        private boolean decide() {
             if (config.enabled() == ReadAheadConfig.Enabled.ON) {
                 return true;
             }
