@@ -60,12 +60,62 @@ final class RowApplier implements AutoCloseable {
     private long orderedRows;
     private Boolean foreignKeyChecks;
     private Boolean uniqueChecks;
+    /** Row statements written as text and sent several per round trip ({@link StatementBatch}). */
+    private final StatementBatch batch;
+    /** The tables the batch holds statements of. */
+    private final java.util.Set<TableSchema> batchTables = new java.util.HashSet<>();
+    private boolean batching = true;
 
-    /** @param maxPrepared most prepared statements kept open on the connection */
-    RowApplier(Connection connection, TableSchemaCache schemas, int maxPrepared) {
+    /** Most row statements sent in one round trip. */
+    static final int MAX_STATEMENTS_PER_BATCH = 500;
+
+    /**
+     * @param maxPrepared most prepared statements kept open on the connection
+     * @param maxBatchChars characters of row statements sent in one round trip
+     */
+    RowApplier(Connection connection, TableSchemaCache schemas, int maxPrepared, int maxBatchChars) {
         this.connection = connection;
         this.schemas = schemas;
         this.prepared = new StatementCache<>(maxPrepared, RowApplier::closeQuietly);
+        this.batch = new StatementBatch(connection, MAX_STATEMENTS_PER_BATCH, maxBatchChars);
+    }
+
+    /**
+     * Characters of row statements per round trip for a server with this max_allowed_packet: a
+     * quarter of it, between 64 KB and 1 MB (literals are text, raw bytes take two characters each).
+     */
+    static int maxBatchChars(long maxAllowedPacket) {
+        return (int) Math.max(64 << 10, Math.min(1 << 20, maxAllowedPacket / 4));
+    }
+
+    /**
+     * Off: every row statement is prepared and sent alone, which names the row when one fails (a
+     * unit applied again to find the row at fault); on (the default): several go per round trip.
+     */
+    void batching(boolean on) {
+        batching = on;
+    }
+
+    /** Sends the row statements written so far; call before anything else goes to the connection. */
+    void send() throws SQLException {
+        batch.send(this::failure);
+        batchTables.clear();
+    }
+
+    /**
+     * Before rows of {@code table} go another way (a BINLOG statement): writes out its buffered net
+     * effect, and sends the batch if it holds statements of that table, or {@code always}.
+     */
+    void sendFor(TableSchema table, boolean always) throws SQLException {
+        for (TablePlan plan : buffered.keySet()) {
+            if (plan.schema == table) {
+                flush(plan);
+                break;
+            }
+        }
+        if (always || batchTables.contains(table)) {
+            send();
+        }
     }
 
     /**
@@ -169,6 +219,7 @@ final class RowApplier implements AutoCloseable {
         buffered.clear();
         bufferedChanges = 0;
         bufferedBytes = 0;
+        send();
     }
 
     private void flush(TablePlan plan) throws SQLException {
@@ -180,6 +231,8 @@ final class RowApplier implements AutoCloseable {
 
     /** Drops what is buffered (the unit is being rolled back) and the unit's counts. */
     void discard() {
+        batch.discard();
+        batchTables.clear();
         buffered.clear();
         bufferedChanges = 0;
         bufferedBytes = 0;
@@ -227,17 +280,29 @@ final class RowApplier implements AutoCloseable {
         int i = 0;
         while (i < images.size()) {
             int chunk = Integer.highestOneBit(Math.min(maxRows, images.size() - i));
-            PreparedStatement ps = plan.statement(Form.DELETE_BY_KEYS, null, null, chunk,
-                () -> RowSql.deleteByKeys(plan.schema, plan.columns(keyCols), chunk));
-            int p = 1;
-            for (int r = 0; r < chunk; r++) {
-                for (int c : keyCols) {
-                    plan.bind(ps, p++, images.get(i + r), c);
+            java.util.function.Supplier<String> sql = () -> RowSql.deleteByKeys(plan.schema, plan.columns(keyCols), chunk);
+            StatementBatch.Check check = found -> {
+                if (found != chunk) {
+                    throw dataDiffers("DELETE of " + chunk + " rows by key found " + found + " in " + plan.schema, where);
                 }
-            }
-            int found = netDelete(plan, ps, where);
-            if (found != chunk) {
-                throw dataDiffers("DELETE of " + chunk + " rows by key found " + found + " in " + plan.schema, where);
+            };
+            List<Object[]> rows = images.subList(i, i + chunk);
+            if (batchable(rows, keyCols)) {
+                Text t = text(plan, Form.DELETE_BY_KEYS, null, null, chunk, sql, where);
+                for (Object[] image : rows) {
+                    t.all(image, keyCols);
+                }
+                t.end(check);
+                netStatements++;
+            } else {
+                PreparedStatement ps = plan.statement(Form.DELETE_BY_KEYS, null, null, chunk, sql);
+                int p = 1;
+                for (Object[] image : rows) {
+                    for (int c : keyCols) {
+                        plan.bind(ps, p++, image, c);
+                    }
+                }
+                check.verify(netDelete(plan, ps, where));
             }
             i += chunk;
         }
@@ -374,6 +439,7 @@ final class RowApplier implements AutoCloseable {
             }
         }
         long[] out = new long[n];
+        send();
         try (java.sql.ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 int v = rs.getInt(1);
@@ -445,6 +511,7 @@ final class RowApplier implements AutoCloseable {
 
     private void sessionFlags(boolean fk, boolean unique) throws SQLException {
         if (foreignKeyChecks == null || foreignKeyChecks != fk || uniqueChecks == null || uniqueChecks != unique) {
+            send();
             try (Statement s = connection.createStatement()) {
                 s.execute("SET SESSION foreign_key_checks=" + (fk ? 1 : 0) + ", unique_checks=" + (unique ? 1 : 0));
             }
@@ -487,27 +554,41 @@ final class RowApplier implements AutoCloseable {
             }
             // Power-of-two chunks keep the number of distinct prepared statements small.
             int chunk = Integer.highestOneBit(n);
-            PreparedStatement ps = plan.statement(form, present, present, chunk, () -> form == Form.UPSERT
+            java.util.function.Supplier<String> sql = () -> form == Form.UPSERT
                 ? RowSql.upsert(plan.schema, plan.columns(cols), plan.columns(update), chunk)
-                : RowSql.insert(plan.schema, plan.columns(cols), chunk, form == Form.REPLACE));
-            int p = 1;
-            boolean enumErrorValue = false;
-            for (int r = 0; r < chunk; r++) {
-                Object[] image = images.get(i + r);
-                enumErrorValue |= plan.hasEnumErrorValue(image, cols);
-                for (int c : cols) {
-                    plan.bind(ps, p++, image, c);
+                : RowSql.insert(plan.schema, plan.columns(cols), chunk, form == Form.REPLACE);
+            StatementBatch.Check check = form != Form.UPSERT ? StatementBatch.Check.NONE : affected -> {
+                if (affected != 2L * chunk) {
+                    throw dataDiffers("INSERT … ON DUPLICATE KEY UPDATE of " + chunk + " rows that exist by key reported "
+                        + affected + " affected rows (2 each when found and changed) in " + plan.schema, where);
                 }
+            };
+            List<Object[]> rows = images.subList(i, i + chunk);
+            boolean enumErrorValue = false;
+            for (Object[] image : rows) {
+                enumErrorValue |= plan.hasEnumErrorValue(image, cols);
             }
-            int affected;
-            try {
-                affected = execute(ps, enumErrorValue);
-            } catch (SQLException e) {
-                throw failure(e, "INSERT into " + plan.schema, where);
-            }
-            if (form == Form.UPSERT && affected != 2 * chunk) {
-                throw dataDiffers("INSERT … ON DUPLICATE KEY UPDATE of " + chunk + " rows that exist by key reported "
-                    + affected + " affected rows (2 each when found and changed) in " + plan.schema, where);
+            if (form != Form.REPLACE && !enumErrorValue && batchable(rows, cols)) {
+                Text t = text(plan, form, present, present, chunk, sql, where);
+                for (Object[] image : rows) {
+                    t.all(image, cols);
+                }
+                t.end(check);
+            } else {
+                PreparedStatement ps = plan.statement(form, present, present, chunk, sql);
+                int p = 1;
+                for (Object[] image : rows) {
+                    for (int c : cols) {
+                        plan.bind(ps, p++, image, c);
+                    }
+                }
+                int affected;
+                try {
+                    affected = execute(ps, enumErrorValue);
+                } catch (SQLException e) {
+                    throw failure(e, "INSERT into " + plan.schema, where);
+                }
+                check.verify(affected);
             }
             statements++;
             i += chunk;
@@ -523,16 +604,36 @@ final class RowApplier implements AutoCloseable {
         boolean byKey = keyCols != null;
         int[] whereCols = byKey ? keyCols : plan.writable(before);
         int[] setCols = update ? plan.writable(after) : new int[0];
-        PreparedStatement ps = plan.statement(update ? Form.UPDATE : Form.DELETE, before, after, 1, () -> update
+        Form form = update ? Form.UPDATE : Form.DELETE;
+        java.util.function.Supplier<String> sql = () -> update
             ? RowSql.update(plan.schema, plan.columns(setCols), plan.columns(whereCols), byKey)
-            : RowSql.delete(plan.schema, plan.columns(whereCols), byKey));
+            : RowSql.delete(plan.schema, plan.columns(whereCols), byKey);
         List<Object[]> images = rows.rows();
         int step = update ? 2 : 1;
+        PreparedStatement ps = null;
         for (int r = 0; r < images.size(); r += step) {
             Object[] beforeImage = images.get(r);
+            Object[] afterImage = update ? images.get(r + 1) : null;
+            if (!idempotent && !(update && plan.hasEnumErrorValue(afterImage, setCols))
+                && batchable(images.subList(r, r + step), null)) {
+                Text t = text(plan, form, before, after, 1, sql, where);
+                if (update) {
+                    t.all(afterImage, setCols);
+                }
+                t.all(beforeImage, whereCols);
+                t.end(found -> {
+                    if (found == 0) {
+                        throw dataDiffers((update ? "UPDATE" : "DELETE") + " found no row in " + plan.schema + " where "
+                            + plan.describe(beforeImage, whereCols), where);
+                    }
+                });
+                continue;
+            }
+            if (ps == null) {
+                ps = plan.statement(form, before, after, 1, sql);
+            }
             int p = 1;
             if (update) {
-                Object[] afterImage = images.get(r + 1);
                 for (int c : setCols) {
                     plan.bind(ps, p++, afterImage, c);
                 }
@@ -542,7 +643,7 @@ final class RowApplier implements AutoCloseable {
             }
             int found;
             try {
-                found = execute(ps, update && plan.hasEnumErrorValue(images.get(r + 1), setCols));
+                found = execute(ps, update && plan.hasEnumErrorValue(afterImage, setCols));
             } catch (SQLException e) {
                 throw failure(e, (update ? "UPDATE of " : "DELETE from ") + plan.schema, where);
             }
@@ -554,11 +655,87 @@ final class RowApplier implements AutoCloseable {
     }
 
     /**
+     * The rows may go as text in the batch: batching is on and no value is so large that the
+     * statement would not fit ({@code cols} null: every column of the images).
+     */
+    private boolean batchable(List<Object[]> rows, int[] cols) {
+        if (!batching) {
+            return false;
+        }
+        long chars = 0;
+        for (Object[] image : rows) {
+            if (image == null) {
+                continue;
+            }
+            if (cols == null) {
+                for (Object v : image) {
+                    chars += SqlLiteral.approxLength(v);
+                }
+            } else {
+                for (int c : cols) {
+                    chars += SqlLiteral.approxLength(image[c]);
+                }
+            }
+        }
+        return chars < batch.maxChars() / 2;
+    }
+
+    /** Starts writing one statement of this shape into the batch (sent first when full). */
+    private Text text(TablePlan plan, Form form, BitSet before, BitSet after, int rows,
+                      java.util.function.Supplier<String> sql, String where) throws SQLException {
+        if (batch.full()) {
+            send();
+        }
+        SqlTemplate template = plan.template(new ShapeKey(form, before, after, rows), sql);
+        batchTables.add(plan.schema);
+        int mark = batch.mark();
+        return new Text(plan, template, batch.next(where), mark);
+    }
+
+    /** One statement being written into the batch: a literal for each parameter, in order. */
+    private final class Text {
+        private final TablePlan plan;
+        private final SqlTemplate template;
+        private final StringBuilder sb;
+        private final int mark;
+        private int param;
+
+        Text(TablePlan plan, SqlTemplate template, StringBuilder sb, int mark) {
+            this.plan = plan;
+            this.template = template;
+            this.sb = sb;
+            this.mark = mark;
+        }
+
+        void all(Object[] image, int[] cols) {
+            for (int c : cols) {
+                sb.append(template.part(param++));
+                try {
+                    SqlLiteral.append(sb, image[c], plan.types[c], plan.unsigned[c]);
+                } catch (RuntimeException e) {
+                    batch.undo(mark);
+                    throw e;
+                }
+            }
+        }
+
+        void end(StatementBatch.Check check) {
+            if (param != template.params()) {
+                batch.undo(mark);
+                throw new IllegalStateException(param + " values for " + template.params() + " parameters");
+            }
+            sb.append(template.part(param));
+            batch.added(check);
+        }
+    }
+
+    /**
      * Runs a row statement. An ENUM cell with index 0 is the "error value" a non-strict source
      * session stores for a value that is no member; a strict session refuses to store it, so such a
      * statement alone runs without strict mode (the value itself is exact either way).
      */
     private int execute(PreparedStatement ps, boolean enumErrorValue) throws SQLException {
+        send();
         if (!enumErrorValue) {
             return ps.executeUpdate();
         }
@@ -603,6 +780,7 @@ final class RowApplier implements AutoCloseable {
 
     @Override
     public void close() {
+        batch.close();
         for (TablePlan p : plans.values()) {
             p.close();
         }
@@ -623,6 +801,8 @@ final class RowApplier implements AutoCloseable {
         final boolean[] unsigned;
         final Map<BitSet, int[]> writableCache = new HashMap<>();
         final Map<BitSet, Boolean> coversCache = new HashMap<>();
+        /** The text of each statement shape written into the batch, split at its parameters. */
+        final Map<ShapeKey, SqlTemplate> templates = new HashMap<>();
         /** Source columns of the lookup key when every one is in the binlog's table; else null. */
         final int[] lookupColumns;
         /**
@@ -766,6 +946,10 @@ final class RowApplier implements AutoCloseable {
                 prepared.put(key, ps);
             }
             return ps;
+        }
+
+        SqlTemplate template(ShapeKey shape, java.util.function.Supplier<String> sql) {
+            return templates.computeIfAbsent(shape, k -> SqlTemplate.of(sql.get()));
         }
 
         String describe(Object[] image, int[] cols) {

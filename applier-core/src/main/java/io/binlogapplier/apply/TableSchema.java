@@ -83,6 +83,14 @@ public record TableSchema(String schema, String table, List<ColumnInfo> columns,
         return null;
     }
 
+    /**
+     * A foreign key links this table to another (it is a child or a parent): a change to it may
+     * check or cascade to rows of other tables.
+     */
+    public boolean linkedByForeignKeys() {
+        return !foreignKeys.isEmpty() || referenced;
+    }
+
     public String qualifiedName() {
         return Sql.quote(schema) + "." + Sql.quote(table);
     }

@@ -8,6 +8,9 @@ import io.binlogapplier.transaction.Transaction;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Applies the changes of transaction parts on one target connection, inside whatever target
@@ -33,6 +36,10 @@ public final class TransactionApplier implements AutoCloseable {
     private final boolean netEffect;
     private final boolean mysqlTarget;
     private boolean sqlOnly;
+    /** Tables with rows in BINLOG statements not yet sent (perhaps sent since: a superset). */
+    private final Set<TableSchema> inBinlog = new HashSet<>();
+    /** Some of those tables are linked to others by a foreign key. */
+    private boolean binlogLinked;
 
     /**
      * @param netEffect under the SQL method, apply each table's row changes of a unit as their net
@@ -51,12 +58,14 @@ public final class TransactionApplier implements AutoCloseable {
                               ApplyMethod method, boolean netEffect, int workers) throws SQLException {
         this.connection = connection;
         this.schemas = schemas;
-        this.rows = new RowApplier(connection, schemas, maxPreparedStatements(workers));
+        long maxPacket = maxAllowedPacket(connection);
+        this.rows = new RowApplier(connection, schemas, maxPreparedStatements(workers),
+            RowApplier.maxBatchChars(maxPacket));
         this.statements = new StatementRunner(connection, charsets, SESSION_INIT);
         initSession(connection);
         this.binlogMethod = method == ApplyMethod.BINLOG;
         this.netEffect = netEffect && !binlogMethod;
-        this.binlog = new BinlogStatements(connection, maxEventBytes(connection));
+        this.binlog = new BinlogStatements(connection, maxEventBytes(maxPacket));
         this.mysqlTarget = !connection.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT)
             .contains("mariadb");
     }
@@ -67,10 +76,13 @@ public final class TransactionApplier implements AutoCloseable {
     }
 
     /** Raw event bytes per BINLOG statement: base64 grows them by a third; stay well under max_allowed_packet. */
-    private static long maxEventBytes(Connection c) throws SQLException {
+    private static long maxEventBytes(long maxAllowedPacket) {
+        return Math.max(64 << 10, Math.min(8L << 20, maxAllowedPacket / 2));
+    }
+
+    private static long maxAllowedPacket(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SELECT @@max_allowed_packet")) {
-            long packet = rs.next() ? rs.getLong(1) : 16L << 20;
-            return Math.max(64 << 10, Math.min(8L << 20, packet / 2));
+            return rs.next() ? rs.getLong(1) : 16L << 20;
         }
     }
 
@@ -95,15 +107,31 @@ public final class TransactionApplier implements AutoCloseable {
         String where = describe(part);
         for (Change c : part.changes()) {
             if (c instanceof Change.Rows r) {
+                TableSchema table = schemas.get(r.table().schema(), r.table().table(), connection);
                 if (!replay && r.body() != null && part.head().format() != null
-                    && (binlogMethod && !sqlOnly || triggered(r) || mysqlTarget && opaqueJson(r))) {
-                    for (Change.Rows tooLarge : binlog.add(r, part.head().format(), where)) {
-                        rows.apply(tooLarge, where, false, false, RowApplier.SqlAction.NONE);
+                    && (binlogMethod && !sqlOnly || table.hasTriggers() || mysqlTarget && opaqueJson(r))) {
+                    // Row statements written before it go first where their order can matter (see below).
+                    rows.sendFor(table, table.linkedByForeignKeys());
+                    inBinlog.add(table);
+                    binlogLinked |= table.linkedByForeignKeys();
+                    List<Change.Rows> tooLarge = binlog.add(r, part.head().format(), where);
+                    for (Change.Rows big : tooLarge) {
+                        rows.apply(big, where, false, false, RowApplier.SqlAction.NONE);
+                    }
+                    if (!tooLarge.isEmpty()) {
+                        rows.send();
                     }
                 } else {
-                    // Applied now, in order: what went before it (BINLOG statements) goes first. A net-effect
-                    // table has no trigger or foreign key, so nothing orders it against them.
-                    rows.apply(r, where, replay, netEffect && !sqlOnly, binlog::flush);
+                    // Applied in order (or, for a net-effect table, at the end of the unit). BINLOG statements
+                    // not yet sent go first when they hold rows of this table, or of a table a foreign key links
+                    // to others; the rows of any other table change that table alone (a BINLOG statement fires
+                    // no trigger, a statement here fires none on a table whose rows go as BINLOG), so the two
+                    // may reach the target in either order.
+                    rows.apply(r, where, replay, netEffect && !sqlOnly, () -> {
+                        if (binlogLinked || inBinlog.contains(table)) {
+                            flushBinlog();
+                        }
+                    });
                     if (rows.bufferFull()) {
                         rows.flush();
                     }
@@ -119,13 +147,16 @@ public final class TransactionApplier implements AutoCloseable {
         }
     }
 
-    /**
-     * The target fires triggers on this table. Their effects on the source are already in the
-     * binlog as row changes of their own, so an INSERT/UPDATE/DELETE here would apply them twice;
-     * rows applied through a BINLOG statement do not fire triggers (as with the native replica).
+    /*
+     * A table with triggers on the target goes as BINLOG statements: the triggers' effects on the
+     * source are already in the binlog as row changes of their own, so an INSERT/UPDATE/DELETE here
+     * would apply them twice; rows applied through a BINLOG statement fire no trigger (as with the
+     * native replica).
      */
-    private boolean triggered(Change.Rows r) throws SQLException {
-        return schemas.get(r.table().schema(), r.table().table(), connection).hasTriggers();
+    private void flushBinlog() throws SQLException {
+        binlog.flush();
+        inBinlog.clear();
+        binlogLinked = false;
     }
 
     /**
@@ -154,21 +185,23 @@ public final class TransactionApplier implements AutoCloseable {
     }
 
     /**
-     * Applies rows as SQL, one by one in source order, even under apply.method binlog (except for
-     * tables with triggers) and whatever the net effect setting: used to apply a unit again when a
+     * Applies rows as SQL, one by one in source order, each statement prepared and sent alone, even
+     * under apply.method binlog (except for tables with triggers) and whatever the net effect
+     * setting: used to apply a unit again when a
      * BINLOG statement or a net effect failed without naming the transaction and row at fault.
      */
     public void sqlOnly(boolean on) {
         sqlOnly = on;
+        rows.batching(!on);
     }
 
     /**
      * True while a data conflict in the open unit may have come from a statement that spans several
-     * transactions (a BINLOG statement or a net effect): applying the unit again with
-     * {@link #sqlOnly} names the transaction and the row.
+     * transactions (a BINLOG statement, a net effect, or a batch of row statements sent together):
+     * applying the unit again with {@link #sqlOnly} names the transaction and the row.
      */
     public boolean mayNameTheRowByApplyingInOrder() {
-        return !sqlOnly && (binlogMethod || netEffect);
+        return !sqlOnly; // BINLOG statements, net effects and batches of row statements all span rows
     }
 
     /**
@@ -186,13 +219,15 @@ public final class TransactionApplier implements AutoCloseable {
 
     /** Sends row changes still buffered (BINLOG statements, net effects); call before the position update. */
     public void flush() throws SQLException {
-        binlog.flush();
+        flushBinlog();
         rows.flush();
     }
 
     /** Drops buffered row changes and the unit's counts (the unit is being rolled back). */
     public void discard() {
         binlog.discard();
+        inBinlog.clear();
+        binlogLinked = false;
         rows.discard();
     }
 

@@ -78,6 +78,8 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         c.addDataSourceProperty("useServerPrepStmts", "true");
         c.addDataSourceProperty("cachePrepStmts", "false");
         c.addDataSourceProperty("rewriteBatchedStatements", "false");
+        // Row statements go several per round trip as one multi-statement query (StatementBatch).
+        c.addDataSourceProperty("allowMultiQueries", "true");
         c.addDataSourceProperty("useLocalSessionState", "true");
         // Not useLocalTransactionState: with it the driver skips a rollback() it believes needless,
         // from the last server status it read. A worker failing between the server running a

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A target whose data differs from the source's stops the applier with exit 23 and one line that
  * names the schema, the table, the key value and the exact failing transaction (GTID and position),
  * under either apply method: a BINLOG statement carries a whole unit of transactions, so the unit is
- * applied again as SQL to find the one that fails. The saved position stays before that transaction.
+ * applied again as SQL to find the one that fails; so is a unit whose SQL went several statements per
+ * round trip. The saved position stays before that transaction.
  */
 class DataConflictIT {
     @RegisterExtension
@@ -31,14 +32,19 @@ class DataConflictIT {
 
     @ParameterizedTest(name = "{0}, apply.method {1}")
     @CsvSource({"duplicate, sql", "duplicate, binlog", "missing, sql", "missing, binlog", "missing_keyless, sql",
-        "missing_keyless, binlog"})
+        "missing_keyless, binlog", "missing_ordered, sql"})
     void aPlantedConflictNamesTableKeyAndTransaction(String conflict, String method) {
         String db = "conflict_" + conflict + "_" + method;
         // missing_keyless: a table without a key, whose changes are applied as their net effect per row value
+        // missing_ordered: a foreign key's child, whose changes are applied in order, several statements per round trip
         String key = conflict.endsWith("keyless") ? "" : " PRIMARY KEY";
+        boolean child = conflict.endsWith("ordered");
         for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
             m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
-                "CREATE TABLE " + db + ".t (id INT" + key + ", v INT NOT NULL) ENGINE=InnoDB");
+                "CREATE TABLE " + db + ".p (id INT PRIMARY KEY) ENGINE=InnoDB",
+                "INSERT INTO " + db + ".p SELECT seq FROM " + db + ".seq_1_to_" + TRANSACTIONS,
+                "CREATE TABLE " + db + ".t (id INT" + key + ", v INT NOT NULL"
+                    + (child ? ", FOREIGN KEY (id) REFERENCES " + db + ".p (id)" : "") + ") ENGINE=InnoDB");
             if (conflict.startsWith("missing")) {
                 m.execute("SET SESSION sql_log_bin = 0",
                     "INSERT INTO " + db + ".t SELECT seq, 0 FROM " + db + ".seq_1_to_" + TRANSACTIONS);
