@@ -266,8 +266,11 @@ run_ours() { # run_ours BUILD MODE WORKERS METHOD EXTRA [JAVA_OPTS] -> seconds, 
   [ -z "$1" ] || jar=${JARS[$1]}
   ours_config "$2" "$3" "$4" "$5"
   local t0 rc=0; t0=$(now)
-  timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${6:-} -jar "$jar" run --config "$WORK/bench.yml" --until current \
-    >"$WORK/ours.log" 2>&1 || rc=$?
+  # the applier's CPU seconds (user + system, its JIT and GC threads included) go to ours.cpu
+  local TIMEFORMAT='%3U %3S'
+  { time timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${6:-} -jar "$jar" run --config "$WORK/bench.yml" --until current \
+    >"$WORK/ours.log" 2>&1 || rc=$?; } 2>"$WORK/ours.time"
+  awk '{ printf "%.2f", $1 + $2 }' "$WORK/ours.time" >"$WORK/ours.cpu" 2>/dev/null || true
   if [ "$rc" != 0 ]; then
     local log; log="$OUT/failed-$(date +%s%N).log"
     cp "$WORK/ours.log" "$log"
@@ -364,9 +367,12 @@ measure() { # measure NAME KIND ARGS...: runs the contender REPEAT times, append
   local runs=() v=ok r s i err=""
   for i in $(seq 1 "$REPEAT"); do
     fresh_target "$flush"
-    rm -f "$WORK/run.error"
+    rm -f "$WORK/run.error" "$WORK/ours.cpu"
+    local cpu0; cpu0=$(target_cpu)
     r=$("run_$kind" "$@") || r=error # e.g. the target refused CHANGE MASTER; its message is above
     runs+=("$r")
+    echo "$workload,$flush,$name,$i,$r,$(echo "$(target_cpu) - $cpu0" | bc),$(cat "$WORK/ours.cpu" 2>/dev/null || true)" \
+      >>"$OUT/cpu.csv"
     if [ -n "$SEED" ]; then # what the run read from and wrote to disk (before the checksums read everything)
       echo "$workload,$flush,$name,$i,$r,$(sql "$TGT" "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME)
         FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('INNODB_BUFFER_POOL_READS',
@@ -410,11 +416,18 @@ ours_name() { # ours_name MODE WORKERS METHOD JAVA_OPTS EXTRA BUILD
   echo "${6:+$6: }$n${4:+ ($4)}"
 }
 
+target_cpu() { # target_cpu -> CPU seconds (user + system) the target's mariadbd has used so far
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$(cat "$WORK/target/mysqld.pid")/stat"
+}
+
 ratio() { # ratio SECONDS BASE -> SECONDS/BASE with 2 decimals, or nothing
   if is_number "$1" && [ -n "$2" ]; then printf '%.2f' "$(echo "scale=4; $1 / $2" | bc)"; fi
 }
 
 CSV="$OUT/results.csv"
+# CPU seconds of each run: the target server's (for the native replica that is all of it: I/O thread,
+# relay log, SQL threads) and binlog-applier's process
+echo "workload,flush,contender,run,seconds,target_cpu_seconds,applier_cpu_seconds" >"$OUT/cpu.csv"
 echo "workload,flush,contender,run,seconds,buffer_pool_pages_flushed,buffer_pool_reads,buffer_pool_read_requests" \
   >"$OUT/io-stats.csv"
 echo "workload,transactions,flush,contender,seconds,transactions_per_second,ratio_to_best_native,ratio_to_native_serial,verdict" >"$CSV"
