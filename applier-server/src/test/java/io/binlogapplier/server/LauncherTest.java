@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * either.
  */
 class LauncherTest {
-    private static final String DEFAULTS = "-XX:+UseG1GC -Xms256m -Xmx1g -Dfile.encoding=UTF-8"
+    private static final String DEFAULTS = "-XX:+UseSerialGC -Xms256m -Xmx1g -Dfile.encoding=UTF-8"
         + " -XX:+CrashOnOutOfMemoryError -XX:-CreateCoredumpOnCrash";
 
     /** The arguments the launcher gave java, in one line. */
