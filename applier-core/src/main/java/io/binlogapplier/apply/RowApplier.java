@@ -620,6 +620,12 @@ final class RowApplier implements AutoCloseable {
         for (int r = 0; r < images.size(); r += step) {
             Object[] beforeImage = images.get(r);
             Object[] afterImage = update ? images.get(r + 1) : null;
+            StatementBatch.Check found = n -> {
+                if (n == 0 && !idempotent) {
+                    throw dataDiffers((update ? "UPDATE" : "DELETE") + " found no row in " + plan.schema + " where "
+                        + plan.describe(beforeImage, whereCols), where);
+                }
+            };
             if (!idempotent && !(update && plan.hasEnumErrorValue(afterImage, setCols))
                 && batchable(images.subList(r, r + step), null, 1)) {
                 Text t = text(plan, form, before, after, 1, sql, where);
@@ -627,12 +633,7 @@ final class RowApplier implements AutoCloseable {
                     t.all(afterImage, setCols);
                 }
                 t.all(beforeImage, whereCols);
-                t.end(found -> {
-                    if (found == 0) {
-                        throw dataDiffers((update ? "UPDATE" : "DELETE") + " found no row in " + plan.schema + " where "
-                            + plan.describe(beforeImage, whereCols), where);
-                    }
-                });
+                t.end(found);
                 continue;
             }
             if (ps == null) {
@@ -647,15 +648,10 @@ final class RowApplier implements AutoCloseable {
             for (int c : whereCols) {
                 plan.bind(ps, p++, beforeImage, c);
             }
-            int found;
             try {
-                found = execute(ps, update && plan.hasEnumErrorValue(afterImage, setCols));
+                found.verify(execute(ps, update && plan.hasEnumErrorValue(afterImage, setCols)));
             } catch (SQLException e) {
                 throw failure(e, (update ? "UPDATE of " : "DELETE from ") + plan.schema, where);
-            }
-            if (found == 0 && !idempotent) {
-                throw dataDiffers((update ? "UPDATE" : "DELETE") + " found no row in " + plan.schema + " where "
-                    + plan.describe(beforeImage, whereCols), where);
             }
         }
     }

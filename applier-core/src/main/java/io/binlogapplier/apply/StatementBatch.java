@@ -40,7 +40,6 @@ final class StatementBatch {
     private String firstWhere;
     private String lastWhere;
     private Statement statement;
-    private long sent;
 
     /**
      * @param maxStatements most statements per round trip
@@ -89,18 +88,9 @@ final class StatementBatch {
         return sql.length();
     }
 
-    boolean isEmpty() {
-        return checks.isEmpty();
-    }
-
     /** It should be sent before another statement joins. */
     boolean full() {
         return checks.size() >= maxStatements || sql.length() >= maxChars;
-    }
-
-    /** Round trips so far. */
-    long sent() {
-        return sent;
     }
 
     /**
@@ -117,7 +107,6 @@ final class StatementBatch {
         String where = firstWhere.equals(lastWhere) ? firstWhere : firstWhere + " to " + lastWhere;
         List<Check> verify = new ArrayList<>(checks);
         discard();
-        sent++;
         try {
             if (statement == null) {
                 statement = connection.createStatement();

@@ -108,6 +108,10 @@ public final class TransactionApplier implements AutoCloseable {
         for (Change c : part.changes()) {
             if (c instanceof Change.Rows r) {
                 TableSchema table = schemas.get(r.table().schema(), r.table().table(), connection);
+                // A table with triggers on the target goes as BINLOG statements: the triggers' effects on the
+                // source are already in the binlog as row changes of their own, so an INSERT/UPDATE/DELETE here
+                // would apply them twice; rows applied through a BINLOG statement fire no trigger (as with the
+                // native replica).
                 if (!replay && r.body() != null && part.head().format() != null
                     && (binlogMethod && !sqlOnly || table.hasTriggers() || mysqlTarget && opaqueJson(r))) {
                     // Row statements written before it go first where their order can matter (see below).
@@ -147,12 +151,6 @@ public final class TransactionApplier implements AutoCloseable {
         }
     }
 
-    /*
-     * A table with triggers on the target goes as BINLOG statements: the triggers' effects on the
-     * source are already in the binlog as row changes of their own, so an INSERT/UPDATE/DELETE here
-     * would apply them twice; rows applied through a BINLOG statement fire no trigger (as with the
-     * native replica).
-     */
     private void flushBinlog() throws SQLException {
         binlog.flush();
         inBinlog.clear();
