@@ -376,7 +376,8 @@ measure() { # measure NAME KIND ARGS...: runs the contender REPEAT times, append
     if [ -n "$SEED" ]; then # what the run read from and wrote to disk (before the checksums read everything)
       echo "$workload,$flush,$name,$i,$r,$(sql "$TGT" "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME)
         FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('INNODB_BUFFER_POOL_READS',
-        'INNODB_BUFFER_POOL_PAGES_FLUSHED', 'INNODB_BUFFER_POOL_READ_REQUESTS')" 2>/dev/null || echo ,,)" \
+        'INNODB_BUFFER_POOL_PAGES_FLUSHED', 'INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_BUFFER_POOL_WAIT_FREE')" \
+        2>/dev/null || echo ,,,)" \
         >>"$OUT/io-stats.csv"
     fi
     if [ "$kind" = ours ] && [ "$BENCH_KEEP_LOGS" = 1 ]; then
@@ -428,7 +429,7 @@ CSV="$OUT/results.csv"
 # CPU seconds of each run: the target server's (for the native replica that is all of it: I/O thread,
 # relay log, SQL threads) and binlog-applier's process
 echo "workload,flush,contender,run,seconds,target_cpu_seconds,applier_cpu_seconds" >"$OUT/cpu.csv"
-echo "workload,flush,contender,run,seconds,buffer_pool_pages_flushed,buffer_pool_reads,buffer_pool_read_requests" \
+echo "workload,flush,contender,run,seconds,buffer_pool_pages_flushed,buffer_pool_reads,buffer_pool_read_requests,buffer_pool_wait_free" \
   >"$OUT/io-stats.csv"
 echo "workload,transactions,flush,contender,seconds,transactions_per_second,ratio_to_best_native,ratio_to_native_serial,verdict" >"$CSV"
 : >"$OUT/loads.md"
