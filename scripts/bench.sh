@@ -56,6 +56,11 @@
 #                   runs the jar built from this tree
 #   REPEAT (1)      runs per contender; the table shows the median (an error in any run: error)
 #   TIMEOUT (1800)  seconds a contender may take
+#   BENCH_CDS (launcher)  class-data sharing as the launcher does it (bin/binlog-applier): the first run of
+#                   each build writes an archive of the classes it loaded at its exit, every later run maps
+#                   them from it; off: no archive (every run is a first start after install). A contender
+#                   whose java options name -Xshare (e.g. default:default:default:-Xshare:auto, the JVM's
+#                   own default) gets no archive either: a first start, in the same run
 #   BENCH_JAVA_OPTS (default: the launcher's default JVM options), BENCH_APPLY_EXTRA (more apply
 #   keys, e.g. "unit_max_transactions: 100"), BENCH_METRICS_LISTEN (default off, e.g. 127.0.0.1:9104
 #   to time the applier with its metrics endpoint), BENCH_KEEP_LOGS (1: keep every binlog-applier run's
@@ -97,6 +102,8 @@ IO_TARGET_OPTS=${IO_TARGET_OPTS:-}
 BENCH_JARS=${BENCH_JARS:-}
 REPEAT=${REPEAT:-1}
 BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-$(launcher_java_opts)}
+BENCH_CDS=${BENCH_CDS:-launcher}
+case $BENCH_CDS in launcher|off) ;; *) echo "bench: BENCH_CDS is launcher or off, not '$BENCH_CDS'" >&2; exit 2 ;; esac
 BENCH_APPLY_EXTRA=${BENCH_APPLY_EXTRA:-}
 BENCH_KEEP_LOGS=${BENCH_KEEP_LOGS:-0}
 BENCH_TLS=${BENCH_TLS:-0}
@@ -265,10 +272,15 @@ run_ours() { # run_ours BUILD MODE WORKERS METHOD EXTRA [JAVA_OPTS] -> seconds, 
   local jar=$JAR
   [ -z "$1" ] || jar=${JARS[$1]}
   ours_config "$2" "$3" "$4" "$5"
+  local cds=""
+  if [ "$BENCH_CDS" = launcher ] && [[ "${6:-}" != *-Xshare* ]]; then # as bin/binlog-applier: write the archive once, then map it
+    if [ -f "$jar.jsa" ]; then cds="-XX:SharedArchiveFile=$jar.jsa -Xshare:auto -Xlog:cds=off,cds+dynamic=off"
+    else cds="-XX:ArchiveClassesAtExit=$jar.jsa -Xlog:cds=off,cds+dynamic=off"; fi
+  fi
   local t0 rc=0; t0=$(now)
   # the applier's CPU seconds (user + system, its JIT and GC threads included) go to ours.cpu
   local TIMEFORMAT='%3U %3S'
-  { time timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${6:-} -jar "$jar" run --config "$WORK/bench.yml" --until current \
+  { time timeout "$TIMEOUT" java $BENCH_JAVA_OPTS ${6:-} $cds -jar "$jar" run --config "$WORK/bench.yml" --until current \
     >"$WORK/ours.log" 2>&1 || rc=$?; } 2>"$WORK/ours.time"
   awk '{ printf "%.2f", $1 + $2 }' "$WORK/ours.time" >"$WORK/ours.cpu" 2>/dev/null || true
   if [ "$rc" != 0 ]; then
@@ -490,6 +502,12 @@ done
   echo "Machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; MariaDB $(mariadbd --version | awk '{print $3}')."
   echo "Time = start to caught up (native: START SLAVE to MASTER_POS_WAIT; binlog-applier: process start to exit"
   echo "of run --until current), median of $REPEAT run(s). binlog-applier JVM options: $BENCH_JAVA_OPTS."
+  if [ "$BENCH_CDS" = launcher ]; then
+    echo "Class-data sharing as the launcher does it: the first binlog-applier run of each build wrote an archive of"
+    echo "the classes it loaded, every later run mapped them (BENCH_CDS=off: none)."
+  else
+    echo "No class-data sharing archive (BENCH_CDS=off): every binlog-applier run is a first start after install."
+  fi
   echo "ratio = seconds / seconds of the best native configuration (or of native serial) of the same workload and"
   echo "flush setting (lower is better). transactions = the source's Binlog_commits (schema load included)."
   echo

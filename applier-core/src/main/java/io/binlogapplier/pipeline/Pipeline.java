@@ -73,14 +73,20 @@ public final class Pipeline {
     /**
      * The start-up cost as a user sees it: how long after the process started the first unit
      * committed (JVM start, class loading, connecting, the first unit's work while the JIT warms up).
+     * Counted from the JVM's own start time (milliseconds, taken as the VM is created), not from
+     * {@code ProcessHandle}'s start instant: Linux gives that as clock ticks after a boot time kept
+     * in whole seconds, so it is up to a second early and the figure came out up to a second long.
      */
     private static void logFirstCommit() {
         if (FIRST_COMMIT_LOGGED.getAndSet(true)) {
             return; // a later pipeline of the same process (after a reconnect)
         }
-        java.util.Optional<java.time.Instant> started = ProcessHandle.current().info().startInstant();
-        log.info("first unit committed{}", started.map(t -> " " + java.time.Duration.between(t,
-            java.time.Instant.now()).toMillis() + " ms after the process started").orElse(""));
+        log.info("first unit committed {} ms after the process started", System.currentTimeMillis() - jvmStartMillis());
+    }
+
+    /** When this JVM started, in milliseconds since the epoch. */
+    static long jvmStartMillis() {
+        return java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
     }
 
     /** The thread in {@link #run}, woken (unparked) by everything that may end the run. */
