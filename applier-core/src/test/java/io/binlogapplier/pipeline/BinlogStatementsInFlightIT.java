@@ -1,0 +1,102 @@
+package io.binlogapplier.pipeline;
+
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+import io.binlogapplier.config.ConfigLoader;
+import io.binlogapplier.harness.MariaDb;
+import io.binlogapplier.harness.MariaDbServers;
+import io.binlogapplier.harness.TableComparison;
+import io.binlogapplier.harness.TestApplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Transactions larger than one BINLOG statement go as several, each sent on a second thread while
+ * the worker reads and encodes the next. The target here has {@code max_allowed_packet=1M}, so a
+ * BINLOG statement holds at most 512 KB of events and each transaction below takes several: their
+ * rows must arrive whole and in order (also when rows of a table without triggers go as SQL between
+ * them, under the {@code sql} method), and a statement that fails while the worker has gone on fails
+ * the whole transaction, with nothing of it committed and the position before it.
+ */
+class BinlogStatementsInFlightIT {
+    @RegisterExtension
+    static final MariaDbServers SERVERS = MariaDbServers.pair(List.of(), List.of("--max-allowed-packet=1M"));
+
+    private static final int ROWS = 20_000;
+
+    @ParameterizedTest(name = "apply.method {0}, {1} {2}")
+    @CsvSource({"binlog, conservative, 1", "binlog, optimistic, 4", "sql, conservative, 1", "sql, optimistic, 4"})
+    void transactionsOfManyBinlogStatementsMatchTheSource(String method, String mode, int workers) {
+        String db = "inflight_" + method + "_" + mode;
+        String start = TestApplier.currentPosition(SERVERS.source());
+        // big.t has a trigger, so under the sql method too its rows go as BINLOG statements, while the
+        // audit rows its trigger wrote on the source go as SQL between them
+        SERVERS.source().execute("CREATE DATABASE " + db,
+            "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(100) NOT NULL)",
+            "CREATE TABLE " + db + ".audit (id INT AUTO_INCREMENT PRIMARY KEY, t_id INT NOT NULL, delta INT NOT NULL)",
+            "CREATE TABLE " + db + ".u (id INT PRIMARY KEY, k INT NOT NULL)",
+            "CREATE TRIGGER " + db + ".t_audit AFTER UPDATE ON " + db + ".t FOR EACH ROW"
+                + " INSERT INTO " + db + ".audit (t_id, delta) VALUES (NEW.id, NEW.k - OLD.k)",
+            "INSERT INTO " + db + ".t SELECT seq, seq, REPEAT(CHAR(65 + seq % 26), 100) FROM " + db + ".seq_1_to_" + ROWS,
+            "INSERT INTO " + db + ".u SELECT seq, 0 FROM " + db + ".seq_1_to_" + ROWS);
+        try (var c = SERVERS.source().connect(); var s = c.createStatement()) {
+            c.setAutoCommit(false);
+            s.execute("UPDATE " + db + ".t SET k = k + 1 WHERE id % 3 = 0");
+            s.execute("UPDATE " + db + ".u SET k = k + 1");
+            s.execute("UPDATE " + db + ".t SET k = k * 2, pad = REPEAT(CHAR(97 + id % 26), 90)");
+            s.execute("DELETE FROM " + db + ".u WHERE id % 2 = 0");
+            c.commit();
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        String end = TestApplier.currentPosition(SERVERS.source());
+        var cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, mode, workers,
+            "  method: " + method + "\n"), "test", db);
+
+        TestApplier.runUntilCurrent(cfg);
+
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".audit")).isEqualTo(ROWS + ROWS / 3);
+        assertThat(savedPosition(db)).isEqualTo(end);
+    }
+
+    @Test
+    void aBinlogStatementThatFailsWhileTheWorkerWentOnFailsTheWholeTransaction() {
+        String db = "inflight_conflict";
+        for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
+            m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
+                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(100) NOT NULL)",
+                "INSERT INTO " + db + ".t SELECT seq, seq, REPEAT('x', 100) FROM " + db + ".seq_1_to_" + ROWS);
+        }
+        // The UPDATE's first BINLOG statement (rows from id 1 on) finds no row 3 on the target: by then the
+        // worker is encoding the next statements.
+        SERVERS.target().execute("DELETE FROM " + db + ".t WHERE id = 3");
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("UPDATE " + db + ".t SET k = -k, pad = REPEAT('y', 100)");
+        var cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
+            "  method: binlog\n"), "test", db);
+
+        ApplierException e = TestApplier.runExpectingFailure(cfg);
+
+        assertThat(e.exitCode()).as(e.getMessage()).isEqualTo(ExitCode.TARGET_DATA_CONFLICT);
+        assertThat(e.getMessage()).doesNotContain("\n");
+        // nothing of the transaction is committed: every row the target has still holds its old values
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".t WHERE k < 0 OR pad <> REPEAT('x', 100)"))
+            .isZero();
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".t")).isEqualTo(ROWS - 1);
+        String saved = savedPosition(db);
+        assertThat(saved == null || saved.equals(start)).as("saved %s, the failing transaction starts at %s", saved, start)
+            .isTrue();
+    }
+
+    private static String savedPosition(String stream) {
+        return SERVERS.target().queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
+            + " binlog_applier.applier_position WHERE stream = '" + stream + "'");
+    }
+}
