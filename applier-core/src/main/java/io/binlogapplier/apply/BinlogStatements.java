@@ -34,15 +34,6 @@ import java.util.Map;
  * maps precede its rows, as in the source binlog. A source statement larger than one BINLOG
  * statement is sent in pieces as it arrives, each ending the target statement with its last rows
  * event; a single rows event too large for a packet is returned to the caller to apply as SQL.
- *
- * <p>Such a piece is sent by a second thread ({@code <worker thread>-send}) while the worker reads
- * and encodes the next one, so the target applies one BINLOG statement while the next is made
- * ready instead of waiting for it (on a 1M-row transaction the target otherwise sat idle for
- * seconds between statements). At most one statement is in flight; every other use of the
- * connection waits for it first ({@link #await}, which {@link #flush} and {@link #discard} call),
- * and its failure is thrown by the worker's next call here, as the failure of the statement that
- * failed. The statements reach the target in the same order and in the same transaction as when
- * sent one by one.
  */
 final class BinlogStatements {
     /** Rows event flags the target reads when a statement starts: no foreign-key checks, relaxed unique checks. */
@@ -64,10 +55,6 @@ final class BinlogStatements {
     private String firstWhere;
     private final boolean mariadb;
     private java.sql.PreparedStatement setFragment;
-    /** Sends the pieces of large source statements; made on first use, on the worker's thread. */
-    private java.util.concurrent.ExecutorService sender;
-    /** The BINLOG statement the sender is sending, if any. */
-    private java.util.concurrent.Future<?> inFlight;
 
     /** @param maxEventBytes most raw event bytes per BINLOG statement (base64 adds a third) */
     BinlogStatements(Connection connection, long maxEventBytes) throws SQLException {
@@ -103,7 +90,7 @@ final class BinlogStatements {
             Change.Rows next = statement.remove(statement.size() - 1);
             int last = statement.size() - 1;
             statement.set(last, endingStatement(statement.get(last)));
-            flushAndGoOn(format, where, true);
+            flushAndGoOn(format, where);
             statement.add(next);
             statementBytes = eventBytes(next);
             return List.of();
@@ -120,20 +107,17 @@ final class BinlogStatements {
             return done;
         }
         if (bufferedBytes + bytes > maxEventBytes) {
-            flushAndGoOn(format, where, true);
+            flushAndGoOn(format, where);
         }
         buffered.addAll(done);
         bufferedBytes += bytes;
         return List.of();
     }
 
-    /**
-     * Sends what is buffered (on the sender, when {@code overlap}) and goes on buffering events of
-     * {@code format}, starting at {@code where}.
-     */
-    private void flushAndGoOn(BinlogEvent.FormatDescription format, String where, boolean overlap) throws SQLException {
-        dispatch(overlap);
-        bufferFormat = format.raw(); // dispatch() forgot it
+    /** Sends what is buffered and goes on buffering events of {@code format}, starting at {@code where}. */
+    private void flushAndGoOn(BinlogEvent.FormatDescription format, String where) throws SQLException {
+        flush();
+        bufferFormat = format.raw(); // flush() forgot it
         firstWhere = where;
     }
 
@@ -218,17 +202,8 @@ final class BinlogStatements {
         return new io.binlogapplier.binlog.EventHeader(h.timestamp(), 19, h.serverId(), 0, h.nextPosition(), 0);
     }
 
-    /** Sends what is buffered and waits until the target has applied every statement sent. */
+    /** Sends what is buffered. */
     void flush() throws SQLException {
-        dispatch(false);
-    }
-
-    /**
-     * Encodes what is buffered and sends it: here, or (when {@code overlap}) on the sender thread,
-     * returning at once. Either way the statement sent before it is waited for first, and its
-     * failure thrown.
-     */
-    private void dispatch(boolean overlap) throws SQLException {
         if (!statement.isEmpty()) {
             // A unit ends inside a source statement only if the source left STMT_END_F off; send it anyway.
             buffered.addAll(statement);
@@ -238,46 +213,14 @@ final class BinlogStatements {
         encodeBuffered();
         if (buffer.size() == 0) {
             bufferFormat = null;
-            await();
             return;
         }
-        byte[] format = bufferFormat;
-        byte[] text;
         try {
-            text = buffer.base64();
-        } finally {
-            buffer.reset();
-            bufferFormat = null;
-        }
-        String where = firstWhere;
-        firstWhere = null;
-        await(); // the statement before this one, if it is still on its way
-        if (!overlap) {
-            sendNow(format, text, where);
-            return;
-        }
-        if (sender == null) {
-            String name = Thread.currentThread().getName() + "-send";
-            sender = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, name);
-                t.setDaemon(true);
-                return t;
-            });
-        }
-        inFlight = sender.submit(() -> {
-            sendNow(format, text, where);
-            return null;
-        });
-    }
-
-    /** The format description (when the session has not seen this one) and one BINLOG statement. */
-    private void sendNow(byte[] format, byte[] text, String where) throws SQLException {
-        try {
-            if (sentFormat != format) {
-                send(Base64.getEncoder().encode(format));
-                sentFormat = format;
+            if (sentFormat != bufferFormat) {
+                send(Base64.getEncoder().encode(bufferFormat));
+                sentFormat = bufferFormat;
             }
-            send(text);
+            send(buffer.base64());
         } catch (SQLException e) {
             if (ErrorClassifier.classify(e, Side.TARGET).action() != Classification.Action.FATAL
                 || VendorCode.ER_UNKNOWN_ERROR.is(e)) {
@@ -285,48 +228,12 @@ final class BinlogStatements {
                 // SQL to learn it.
                 throw e;
             }
-            throw fatal(e, where);
-        }
-    }
-
-    /**
-     * Waits until the statement in flight, if any, has been applied by the target, and throws its
-     * failure. Call before anything else uses the connection. Not interruptible, as a statement sent
-     * on the worker's own thread is not: the statement must be over before the connection is used.
-     */
-    void await() throws SQLException {
-        java.util.concurrent.Future<?> f = inFlight;
-        if (f == null) {
-            return;
-        }
-        inFlight = null;
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    f.get();
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    if (cause instanceof SQLException sql) {
-                        throw sql;
-                    }
-                    if (cause instanceof RuntimeException r) {
-                        throw r;
-                    }
-                    if (cause instanceof Error err) {
-                        throw err;
-                    }
-                    throw new IllegalStateException(cause);
-                }
-            }
+            throw fatal(e);
         } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            buffer.reset();
+            bufferFormat = null;
         }
+        firstWhere = null;
     }
 
     /**
@@ -357,16 +264,8 @@ final class BinlogStatements {
         }
     }
 
-    /**
-     * Forget buffered rows (the unit is rolled back, e.g. to retry it), once the statement in
-     * flight, if any, is over; its failure no longer matters: the unit is being rolled back.
-     */
+    /** Forget buffered rows (the unit is rolled back, e.g. to retry it). */
     void discard() {
-        try {
-            await();
-        } catch (SQLException | RuntimeException e) {
-            // the unit is rolled back whatever its statement did
-        }
         buffer.reset();
         buffered.clear();
         bufferedBytes = 0;
@@ -380,15 +279,6 @@ final class BinlogStatements {
     void forgetFormat() {
         sentFormat = null;
         setFragment = null;
-    }
-
-    /** Stops the sender thread, once its statement (if any) is over: cut the connection first to end it sooner. */
-    void close() {
-        discard();
-        if (sender != null) {
-            sender.shutdown();
-            sender = null;
-        }
     }
 
     /**
@@ -408,7 +298,7 @@ final class BinlogStatements {
         return out;
     }
 
-    private ApplierException fatal(SQLException e, String firstWhere) {
+    private ApplierException fatal(SQLException e) {
         List<String> warnings = VendorCode.ER_UNKNOWN_ERROR.is(e) ? warnings() : List.of();
         for (String w : warnings) {
             int colon = w.indexOf(": "); // as warnings() writes them: "code: message"

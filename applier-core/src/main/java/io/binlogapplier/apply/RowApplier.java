@@ -212,11 +212,6 @@ final class RowApplier implements AutoCloseable {
         bufferedBytes += rows.sizeBytes();
     }
 
-    /** True when nothing is buffered or batched: {@link #sendFor} and {@link #flush} would not use the connection. */
-    boolean idle() {
-        return buffered.isEmpty() && batch.isEmpty();
-    }
-
     /** True when the buffered net effects grew past their bounds: the caller should {@link #flush} them. */
     boolean bufferFull() {
         return bufferedChanges >= MAX_BUFFERED_CHANGES || bufferedBytes >= MAX_BUFFERED_BYTES;

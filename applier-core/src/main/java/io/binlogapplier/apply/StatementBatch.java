@@ -88,11 +88,6 @@ final class StatementBatch {
         return sql.length();
     }
 
-    /** Nothing to send. */
-    boolean isEmpty() {
-        return checks.isEmpty();
-    }
-
     /** It should be sent before another statement joins. */
     boolean full() {
         return checks.size() >= maxStatements || sql.length() >= maxChars;

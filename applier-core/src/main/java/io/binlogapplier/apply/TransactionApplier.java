@@ -107,7 +107,7 @@ public final class TransactionApplier implements AutoCloseable {
         String where = describe(part);
         for (Change c : part.changes()) {
             if (c instanceof Change.Rows r) {
-                TableSchema table = schema(r);
+                TableSchema table = schemas.get(r.table().schema(), r.table().table(), connection);
                 // A table with triggers on the target goes as BINLOG statements: the triggers' effects on the
                 // source are already in the binlog as row changes of their own, so an INSERT/UPDATE/DELETE here
                 // would apply them twice; rows applied through a BINLOG statement fire no trigger (as with the
@@ -115,9 +115,6 @@ public final class TransactionApplier implements AutoCloseable {
                 if (!replay && r.body() != null && part.head().format() != null
                     && (binlogMethod && !sqlOnly || table.hasTriggers() || mysqlTarget && opaqueJson(r))) {
                     // Row statements written before it go first where their order can matter (see below).
-                    if (!rows.idle()) {
-                        binlog.await();
-                    }
                     rows.sendFor(table, table.linkedByForeignKeys());
                     inBinlog.add(table);
                     binlogLinked |= table.linkedByForeignKeys();
@@ -134,7 +131,6 @@ public final class TransactionApplier implements AutoCloseable {
                     // to others; the rows of any other table change that table alone (a BINLOG statement fires
                     // no trigger, a statement here fires none on a table whose rows go as BINLOG), so the two
                     // may reach the target in either order.
-                    binlog.await(); // a BINLOG statement may still be on its way: it uses the connection until done
                     rows.apply(r, where, replay, netEffect && !sqlOnly, () -> {
                         if (binlogLinked || inBinlog.contains(table)) {
                             flushBinlog();
@@ -153,15 +149,6 @@ public final class TransactionApplier implements AutoCloseable {
                 }
             }
         }
-    }
-
-    private TableSchema schema(Change.Rows r) throws SQLException {
-        TableSchema table = schemas.cached(r.table().schema(), r.table().table());
-        if (table != null) {
-            return table;
-        }
-        binlog.await(); // loading it uses the connection
-        return schemas.get(r.table().schema(), r.table().table(), connection);
     }
 
     private void flushBinlog() throws SQLException {
@@ -234,10 +221,7 @@ public final class TransactionApplier implements AutoCloseable {
         rows.flush();
     }
 
-    /**
-     * Drops buffered row changes and the unit's counts (the unit is being rolled back), once no
-     * BINLOG statement is on its way: call it before rolling back the connection.
-     */
+    /** Drops buffered row changes and the unit's counts (the unit is being rolled back). */
     public void discard() {
         binlog.discard();
         inBinlog.clear();
@@ -256,7 +240,6 @@ public final class TransactionApplier implements AutoCloseable {
 
     @Override
     public void close() {
-        binlog.close();
         rows.close();
     }
 }

@@ -389,8 +389,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     }
 
     private void rollback() throws SQLException {
-        applier.discard(); // first: it waits for a BINLOG statement still on its way
         connection.rollback();
+        applier.discard();
         unit.rolledBack();
     }
 }
