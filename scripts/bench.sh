@@ -425,7 +425,7 @@ ours_name() { # ours_name MODE WORKERS METHOD JAVA_OPTS EXTRA BUILD
     n+=" $( [ "$2" = default ] && echo "default workers" || echo "$2 workers")"
     n+=" $( [ "$3" = default ] && echo "default method" || echo "$3")"
   fi
-  [ -z "${5:-}" ] || n+=" ($(sed -e 's/=/: /g' -e 's/+/, /g' <<<"$5"))"
+  [ -z "${5:-}" ] || n+=" ($(sed -e 's/=/: /g' -e 's/+/; /g' <<<"$5"))"
   echo "${6:+$6: }$n${4:+ ($4)}"
 }
 
