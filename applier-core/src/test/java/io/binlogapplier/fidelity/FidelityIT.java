@@ -75,16 +75,14 @@ class FidelityIT {
         SERVERS.target().execute("ALTER TABLE " + db + ".t MODIFY v TINYINT");
         SERVERS.source().execute("INSERT INTO " + db + ".t VALUES (2, 1000)");
         String gtid = SERVERS.source().queryString("SELECT @@gtid_binlog_pos");
-        String before = SERVERS.target().queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
-            + " binlog_applier.applier_position WHERE stream = '" + db + "'");
+        String before = TestApplier.savedPosition(SERVERS.target(), db);
 
         ApplierException e = TestApplier.runExpectingFailure(cfg);
 
         assertThat(e.exitCode()).as(e.getMessage()).isEqualTo(io.binlogapplier.ExitCode.TARGET_VALUE_REJECTED);
         assertThat(e.getMessage()).contains(db).contains("`t`").contains("'v'").contains(gtid)
             .contains("give it the source's type");
-        assertThat(SERVERS.target().queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
-            + " binlog_applier.applier_position WHERE stream = '" + db + "'")).isEqualTo(before);
+        assertThat(TestApplier.savedPosition(SERVERS.target(), db)).isEqualTo(before);
         assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".t")).isEqualTo(1);
     }
 

@@ -117,7 +117,8 @@ class FilterIT {
         assertThat(schemaExists(target, logs)).isFalse();
         assertThat(transactions).isGreaterThan(100);
         assertThat(outcome.transactions()).as("left-out transactions count as applied").isEqualTo(transactions);
-        assertThat(savedPosition("rows_" + s)).isEqualTo(TestApplier.currentPosition(source));
+        assertThat(TestApplier.savedPosition(SERVERS.target(), "rows_" + s))
+            .isEqualTo(TestApplier.currentPosition(source));
         assertThat(TestApplier.runUntilCurrent(cfg).nothingToDo()).isTrue();
     }
 
@@ -157,7 +158,8 @@ class FilterIT {
         for (String gone : new String[] {ddl, "ddlnew_" + s, "other_" + s}) {
             assertThat(schemaExists(target, gone)).as(gone + " on the target").isFalse();
         }
-        assertThat(savedPosition("ddl_" + s)).isEqualTo(TestApplier.currentPosition(source));
+        assertThat(TestApplier.savedPosition(SERVERS.target(), "ddl_" + s))
+            .isEqualTo(TestApplier.currentPosition(source));
         assertThat(TestApplier.runUntilCurrent(cfg).nothingToDo()).isTrue();
     }
 
@@ -180,7 +182,7 @@ class FilterIT {
         Applier.Outcome again = TestApplier.runUntilCurrent(cfg);
 
         assertThat(outcome.transactions()).isEqualTo(7);
-        assertThat(savedPosition("empty")).isEqualTo(TestApplier.currentPosition(source));
+        assertThat(TestApplier.savedPosition(SERVERS.target(), "empty")).isEqualTo(TestApplier.currentPosition(source));
         assertThat(schemaExists(SERVERS.target(), "empty_src")).isFalse();
         assertThat(again.nothingToDo()).isTrue();
         assertThat(stateRow("empty")).isEqualTo(row);
@@ -206,7 +208,7 @@ class FilterIT {
         assertThat(e.exitCode()).isEqualTo(ExitCode.SOURCE_STATEMENT_UNFILTERABLE);
         assertThat(e.exitCode().code()).isEqualTo(17);
         assertThat(e.getMessage()).contains("DROP TABLE `split`.`a`,`split`.`tmp_b`").contains("cannot be split");
-        assertThat(savedPosition("split")).isEqualTo(start);
+        assertThat(TestApplier.savedPosition(SERVERS.target(), "split")).isEqualTo(start);
         assertThat(target.queryLong("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'split'"))
             .as("nothing of it, or after it, applied").isEqualTo(2);
     }
@@ -229,11 +231,6 @@ class FilterIT {
 
     private static boolean schemaExists(MariaDb m, String schema) {
         return m.queryLong("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '" + schema + "'") > 0;
-    }
-
-    private static String savedPosition(String stream) {
-        return SERVERS.target().queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
-            + " binlog_applier.applier_position WHERE stream = '" + stream + "'");
     }
 
     private static String stateRow(String stream) {

@@ -78,6 +78,12 @@ public final class TestApplier {
         throw new AssertionError("the applier was expected to fail");
     }
 
+    /** The position saved on {@code target} for {@code stream}, as file:offset (null when none is saved). */
+    public static String savedPosition(MariaDb target, String stream) {
+        return target.queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
+            + " binlog_applier.applier_position WHERE stream = '" + stream + "'");
+    }
+
     /** The source's current binlog position as file:offset. */
     public static String currentPosition(MariaDb source) {
         try (var c = source.connect(); var s = c.createStatement(); var rs = s.executeQuery("SHOW MASTER STATUS")) {

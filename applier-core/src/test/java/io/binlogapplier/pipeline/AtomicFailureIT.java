@@ -65,8 +65,7 @@ class AtomicFailureIT {
 
         assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".t"))
             .as("rows of the failed transaction committed on the target").isZero();
-        BinlogCoordinates saved = BinlogCoordinates.parseOrNull(SERVERS.target().queryString("SELECT CONCAT("
-            + "binlog_file, ':', binlog_offset) FROM binlog_applier.applier_position WHERE stream = '" + db + "'"));
+        BinlogCoordinates saved = BinlogCoordinates.parseOrNull(TestApplier.savedPosition(SERVERS.target(), db));
         assertThat(saved).as("the saved position never passes the failed transaction")
             .isEqualTo(BinlogCoordinates.parseOrNull(beforeBig));
 

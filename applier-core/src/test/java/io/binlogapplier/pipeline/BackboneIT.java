@@ -39,7 +39,8 @@ class BackboneIT {
         TableComparison.Report report = TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
         assertThat(report.tables()).hasSize(4);
         assertThat(outcome.transactions()).isGreaterThan(1000);
-        assertThat(savedPosition("sysbench_" + method)).isEqualTo(TestApplier.currentPosition(SERVERS.source()));
+        assertThat(TestApplier.savedPosition(SERVERS.target(), "sysbench_" + method))
+            .isEqualTo(TestApplier.currentPosition(SERVERS.source()));
     }
 
     @ParameterizedTest(name = "apply.method {0}")
@@ -151,7 +152,7 @@ class BackboneIT {
 
         assertThat(e.exitCode()).isEqualTo(ExitCode.TARGET_SCHEMA_MISMATCH);
         assertThat(e.getMessage()).contains("`miss`.`t`").contains("does not exist on the target");
-        assertThat(savedPosition("miss")).isEqualTo(start);
+        assertThat(TestApplier.savedPosition(SERVERS.target(), "miss")).isEqualTo(start);
     }
 
     @Test
@@ -167,11 +168,6 @@ class BackboneIT {
 
         assertThat(r.same()).isFalse();
         assertThat(r.toString()).contains("only on source: ('2', 0x00ff)").contains("only on target: ('3', 'extra')");
-    }
-
-    private static String savedPosition(String stream) {
-        return SERVERS.target().queryString("SELECT CONCAT(binlog_file, ':', binlog_offset) FROM"
-            + " binlog_applier.applier_position WHERE stream = '" + stream + "'");
     }
 
     private static String stateRow(String stream) {

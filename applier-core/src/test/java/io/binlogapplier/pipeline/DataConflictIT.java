@@ -75,8 +75,7 @@ class DataConflictIT {
         assertThat(e.exitCode()).as(e.getMessage()).isEqualTo(ExitCode.TARGET_DATA_CONFLICT);
         assertThat(e.getMessage()).doesNotContain("\n").contains("`" + db + "`.`t`").contains(String.valueOf(PLANTED))
             .contains("transaction " + failingGtid + " at " + failingAt).doesNotContain("later transaction");
-        BinlogCoordinates saved = BinlogCoordinates.parseOrNull(SERVERS.target().queryString("SELECT CONCAT("
-            + "binlog_file, ':', binlog_offset) FROM binlog_applier.applier_position WHERE stream = '" + db + "'"));
+        BinlogCoordinates saved = BinlogCoordinates.parseOrNull(TestApplier.savedPosition(SERVERS.target(), db));
         assertThat(BinlogCoordinates.parseOrNull(failingAt).atOrAfter(saved))
             .as("saved %s, failing transaction at %s", saved, failingAt).isTrue();
     }
