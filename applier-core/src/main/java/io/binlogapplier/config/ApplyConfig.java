@@ -6,7 +6,8 @@ import java.time.Duration;
  * The {@code apply:} section.
  *
  * @param method how row changes reach the target
- * @param workers worker connections applying units in parallel
+ * @param workers worker connections applying units in parallel ({@link #AUTO_WORKERS} under
+ *     {@code workers: auto})
  * @param unitMaxTransactions block commit: most source transactions in one target transaction
  * @param unitMaxBytes block commit: most row-event bytes in one target transaction
  * @param unitMaxDelay block commit: a unit is cut once its first transaction waited this long
@@ -16,6 +17,8 @@ import java.time.Duration;
  * @param netEffect the SQL method applies each table's row changes of a unit as their net effect per
  *     key, where that is provably the same as applying them in order
  * @param readAhead what is read into the target's buffer pool ahead of the workers
+ * @param workersAuto {@code workers: auto}: of the {@code workers} connections, one takes new units
+ *     while the target works from memory, more while it reads pages from disk
  */
 public record ApplyConfig(
     ApplyMode mode,
@@ -28,6 +31,17 @@ public record ApplyConfig(
     long ringBytes,
     int retries,
     boolean netEffect,
-    ReadAheadConfig readAhead
+    ReadAheadConfig readAhead,
+    boolean workersAuto
 ) {
+    /** The connections {@code workers: auto} opens, and the most workers it uses at once. */
+    public static final int AUTO_WORKERS = 16;
+
+    /** A fixed number of workers. */
+    public ApplyConfig(ApplyMode mode, ApplyMethod method, int workers, int unitMaxTransactions, long unitMaxBytes,
+                       Duration unitMaxDelay, int ringEntries, long ringBytes, int retries, boolean netEffect,
+                       ReadAheadConfig readAhead) {
+        this(mode, method, workers, unitMaxTransactions, unitMaxBytes, unitMaxDelay, ringEntries, ringBytes, retries,
+            netEffect, readAhead, false);
+    }
 }

@@ -222,7 +222,11 @@ public final class ConfigLoader {
     private ApplyConfig apply(ConfigReader r) {
         ApplyMode mode = r.choice("mode", ApplyMode.CONSERVATIVE, ApplyMode.class);
         ApplyMethod method = r.choice("method", ApplyMethod.AUTO, ApplyMethod.class);
-        int workers = (int) r.integer("workers", 1, 1, 256, false);
+        int workers = r.parsed("workers", 1, ConfigLoader::workers, "auto or a whole number from 1 to 256");
+        boolean workersAuto = workers == AUTO;
+        if (workersAuto) {
+            workers = ApplyConfig.AUTO_WORKERS;
+        }
         int unitTx = (int) r.integer("unit_max_transactions", 200, 1, 100_000, false);
         long unitBytes = r.size("unit_max_bytes", 16L << 20, 1, 1L << 40);
         Duration unitDelay = r.duration("unit_max_delay", Duration.ofMillis(200), Duration.ZERO);
@@ -241,7 +245,22 @@ public final class ConfigLoader {
         ReadAheadConfig readAhead = readAhead(r.section("read_ahead"));
         r.rejectUnknown();
         return new ApplyConfig(mode, method, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries,
-            netEffect, readAhead);
+            netEffect, readAhead, workersAuto);
+    }
+
+    /** {@code apply.workers: auto}, as {@link #workers} returns it. */
+    private static final int AUTO = -1;
+
+    /** {@code apply.workers}: {@code auto} ({@link #AUTO}), or 1 to 256; null for anything else. */
+    private static Integer workers(String v) {
+        if (v.equals("auto")) {
+            return AUTO;
+        }
+        if (!v.matches("[0-9]{1,3}")) {
+            return null;
+        }
+        int n = Integer.parseInt(v);
+        return n >= 1 && n <= 256 ? n : null;
     }
 
     private static ReadAheadConfig readAhead(ConfigReader r) {

@@ -370,6 +370,12 @@ public final class ApplierStatus implements PipelineMetrics {
         return s == null ? 0 : s.probe.busyWorkers();
     }
 
+    /** Workers that take new units (fewer than configured while {@code workers: auto} finds no need); 0: not streaming. */
+    public int activeWorkers() {
+        Stream s = stream;
+        return s == null ? 0 : s.probe.activeWorkers();
+    }
+
     public boolean flushRelaxed() {
         return flushRelaxed;
     }

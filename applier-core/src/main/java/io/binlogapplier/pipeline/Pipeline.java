@@ -188,6 +188,11 @@ public final class Pipeline {
             readAhead.start();
             schedulerHandler.onScheduled(readAhead::offer);
         }
+        GovernorWatch governor = null;
+        if (config.apply().workersAuto()) {
+            governor = new GovernorWatch(name, workers);
+            schedulerHandler.activeWorkers(governor::active);
+        }
         disruptor.handleEventsWith(schedulerHandler).then(handlers);
         disruptor.setDefaultExceptionHandler(new FailClosed());
         disruptor.start();
@@ -198,6 +203,9 @@ public final class Pipeline {
             if (workers > 1) {
                 conflicts = new ConflictMonitor(name, target.get(), states, seq, metrics);
                 conflicts.start();
+            }
+            if (governor != null) {
+                governor.start(target.get());
             }
             watch = new TargetWatch(name, config.target().address(), target.get(), failure);
             watch.start();
@@ -212,8 +220,10 @@ public final class Pipeline {
         if (!config.filter().equals(io.binlogapplier.config.FilterConfig.NONE)) {
             log.info("{}", rules);
         }
+        GovernorWatch governed = governor;
         metrics.streamStarted(new Probe(ring, pub, states, seq,
-            config.apply().ringEntries() + workers * config.apply().unitMaxTransactions()));
+            config.apply().ringEntries() + workers * config.apply().unitMaxTransactions(),
+            governed == null ? () -> workers : governed::active));
 
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
             pub, new StatementFilter(rules, charsets::charsetOf));
@@ -294,6 +304,9 @@ public final class Pipeline {
             }
             if (readAhead != null) {
                 readAhead.close();
+            }
+            if (governor != null) {
+                governor.close();
             }
             if (conflicts != null) {
                 conflicts.close();
@@ -411,7 +424,12 @@ public final class Pipeline {
      * {@code unit_max_transactions}.
      */
     private record Probe(RingBuffer<RingSlot> ring, Publisher publisher, WorkerState[] states, CommitSequencer seq,
-                         int inFlightBound) implements PipelineProbe {
+                         int inFlightBound, java.util.function.IntSupplier active) implements PipelineProbe {
+        @Override
+        public int activeWorkers() {
+            return active.getAsInt();
+        }
+
         @Override
         public long ringEntries() {
             return ring.getBufferSize() - ring.remainingCapacity();

@@ -18,6 +18,11 @@ public interface PipelineProbe {
 
     int workers();
 
+    /** Workers that take new units ({@link #workers()} unless {@code apply.workers: auto} uses fewer). */
+    default int activeWorkers() {
+        return workers();
+    }
+
     /** Source transactions committed on the target by this pipeline. */
     long appliedTransactions();
 

@@ -42,6 +42,7 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
     private final Faults faults;
     private final PipelineMetrics metrics;
     private java.util.function.Consumer<Transaction> scheduled = t -> { };
+    private java.util.function.IntSupplier activeWorkers;
 
     /**
      * @param replayStart start of the transaction recorded as pending before a crash (null: none)
@@ -65,6 +66,11 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
     /** Receives every whole transaction that is not a barrier once it is scheduled (read-ahead); must not block. */
     void onScheduled(java.util.function.Consumer<Transaction> consumer) {
         scheduled = consumer;
+    }
+
+    /** Under {@code workers: auto}: how many workers take new units, asked before each transaction part. */
+    void activeWorkers(java.util.function.IntSupplier supplier) {
+        activeWorkers = supplier;
     }
 
     @Override
@@ -106,6 +112,9 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         }
         Transaction t = slot.transaction;
         faults.at(Faults.Point.SCHEDULER_PART, t);
+        if (activeWorkers != null) {
+            scheduler.activeWorkers(activeWorkers.getAsInt());
+        }
         if (t.part() == 0) {
             if (slot.traits == null) {
                 slot.traits = traitsOf(t);

@@ -43,6 +43,8 @@ public final class UnitScheduler {
     private long lastUnit;
     private final Map<Long, Integer> workerOfUnit = new HashMap<>();
     private final int[] load;
+    /** Workers that take new units (all of them, unless {@code workers: auto} says fewer). */
+    private int active;
 
     // the open unit
     private Open open;
@@ -100,6 +102,16 @@ public final class UnitScheduler {
         this.resumeBy = resumeBy;
         this.chooser = new WorkerChooser(workers);
         this.load = new int[workers];
+        this.active = workers;
+    }
+
+    /**
+     * How many workers take new units from now on ({@link WorkerGovernor}); units already assigned
+     * stay where they are. Any value from 1 to the workers configured is correct: which worker
+     * applies a unit never changes what it waits for.
+     */
+    public void activeWorkers(int n) {
+        active = Math.max(1, Math.min(workers, n));
     }
 
     /**
@@ -127,7 +139,7 @@ public final class UnitScheduler {
                 open.barrier = traits.barrier();
                 open.pending = traits.pending();
                 Integer waitWorker = open.startWait > committed ? workerOfUnit.get(open.startWait) : null;
-                open.worker = chooser.choose(load, waitWorker == null ? -1 : waitWorker);
+                open.worker = chooser.choose(load, waitWorker == null ? -1 : waitWorker, active);
                 workerOfUnit.put(open.id, open.worker);
                 load[open.worker]++;
             }
@@ -206,7 +218,9 @@ public final class UnitScheduler {
             || nowNanos - unit.startNanos >= bounds.maxDelayNanos()) {
             return false;
         }
-        if (workers == 1) {
+        if (workers == 1 || (active == 1 && aloneInFlight(unit.worker))) {
+            // Every unit in flight is on this unit's worker, which applies them in order: whatever
+            // the transaction depends on commits before this unit starts.
             return true;
         }
         long dep = dependency(t, traits, true);
@@ -220,6 +234,16 @@ public final class UnitScheduler {
             return true;
         }
         return false;
+    }
+
+    /** True when no worker but {@code worker} holds a unit not yet committed. */
+    private boolean aloneInFlight(int worker) {
+        for (int w = 0; w < load.length; w++) {
+            if (w != worker && load[w] > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

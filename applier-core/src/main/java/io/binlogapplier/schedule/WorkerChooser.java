@@ -27,17 +27,26 @@ public final class WorkerChooser {
      * @param waitForWorker the worker of the unit this one waits for, or -1 when that unit has committed
      */
     public int choose(int[] load, int waitForWorker) {
+        return choose(load, waitForWorker, workers);
+    }
+
+    /**
+     * As {@link #choose(int[], int)}, choosing only among the first {@code active} workers (under
+     * {@code workers: auto}); a unit that must wait still goes to the worker it waits for.
+     */
+    public int choose(int[] load, int waitForWorker, int active) {
         if (waitForWorker >= 0) {
             return waitForWorker;
         }
+        int n = Math.max(1, Math.min(active, workers));
         int best = -1;
-        for (int k = 0; k < workers; k++) {
-            int w = (next + k) % workers;
+        for (int k = 0; k < n; k++) {
+            int w = (next + k) % n;
             if (best < 0 || load[w] < load[best]) {
                 best = w;
             }
         }
-        next = (best + 1) % workers;
+        next = (best + 1) % n;
         return best;
     }
 }

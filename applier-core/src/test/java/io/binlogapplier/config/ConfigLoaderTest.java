@@ -120,6 +120,23 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void workersAreAFixedNumberOrAuto() {
+        ApplyConfig fixed = parse(GOOD.replace("workers: 1", "workers: 8")).apply();
+        assertThat(fixed.workers()).isEqualTo(8);
+        assertThat(fixed.workersAuto()).isFalse();
+
+        ApplyConfig auto = parse(GOOD.replace("workers: 1", "workers: auto")).apply();
+        assertThat(auto.workers()).as("connections opened").isEqualTo(ApplyConfig.AUTO_WORKERS);
+        assertThat(auto.workersAuto()).isTrue();
+        assertThat(auto.workers()).isEqualTo(16);
+
+        assertThat(problems(GOOD.replace("workers: 1", "workers: many")).problems())
+            .containsExactly("apply.workers: must be auto or a whole number from 1 to 256, not 'many'");
+        assertThat(problems(GOOD.replace("workers: 1", "workers: -3")).problems())
+            .containsExactly("apply.workers: must be auto or a whole number from 1 to 256, not '-3'");
+    }
+
+    @Test
     void startAcceptsFilePositionsAndBothKindsOfGtid() {
         assertThat(parse(GOOD.replace("start: current", "start: \"mysql-bin.000001:4\"")).source().start())
             .hasToString("mysql-bin.000001:4").isInstanceOf(StartPosition.File.class);
@@ -151,7 +168,7 @@ class ConfigLoaderTest {
     void missingSectionsAndWrongTypesAreNamed() {
         ConfigException e = problems("source: 5\napply:\n  workers: [1, 2]\n");
         assertThat(e.problems()).contains("source: must be a mapping of keys, not '5'", "target.host: is required",
-            "apply.workers: must be a whole number, not a list");
+            "apply.workers: must be auto or a whole number from 1 to 256, not a list");
     }
 
     @Test

@@ -292,6 +292,73 @@ class UnitSchedulerTest {
     }
 
     @Test
+    void withOneActiveWorkerOfManyEveryNewUnitGoesToTheSameWorker() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 8, BIG);
+        s.activeWorkers(1);
+        Decision a = s.schedule(Transactions.mariadb(1, 1), PLAIN, null, 0, 0);
+        Decision b = s.schedule(Transactions.mariadb(2, 2), PLAIN, null, 0, 0);
+        Decision c = s.schedule(Transactions.mariadb(3, 3), PLAIN, null, 0, 0);
+
+        assertThat(List.of(a.worker(), b.worker(), c.worker())).containsOnly(0);
+        s.activeWorkers(3);
+        Decision d = s.schedule(Transactions.mariadb(4, 4), PLAIN, null, 0, 0);
+        Decision e = s.schedule(Transactions.mariadb(5, 5), PLAIN, null, 0, 0);
+        assertThat(List.of(d.worker(), e.worker())).as("the idle workers of the three active").containsExactly(1, 2);
+        s.activeWorkers(99);
+        assertThat(s.schedule(Transactions.mariadb(6, 6), PLAIN, null, 0, 0).worker())
+            .as("more than configured means all of them").isBetween(3, 7);
+    }
+
+    @Test
+    void conservativeWithOneActiveWorkerOfManyCutsUnitsOnlyByTheirBoundsAsOneWorkerDoes() {
+        // Three commit groups; with 4 workers active, joining group 8 to a unit of half of group 7 adds a
+        // wait, so the unit is cut there (see conservativeCutsAUnitAtAGroupBoundaryWhenJoiningWouldAddAWait).
+        List<Transaction> txs = List.of(Transactions.mariadb(1, 7), Transactions.mariadb(2, 7),
+            Transactions.mariadb(3, 8), Transactions.mariadb(4, 9));
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 4, BIG);
+        s.activeWorkers(1);
+        List<Decision> d = run(s, txs, plain(4), 0);
+
+        assertThat(d).extracting(Decision::unitId).containsOnly(1L);
+        assertThat(d.get(3).transactions()).isEqualTo(4);
+    }
+
+    @Test
+    void oneActiveWorkerStillWaitsForAUnitAnotherWorkerHasInFlight() {
+        // Units 1 and 2 (group 7) are in flight on two workers when the governor leaves one active. t3, also
+        // of group 7, starts unit 3 on worker 0 with no wait; t4 (group 8) needs unit 2, which runs on
+        // worker 1: joining unit 3 would skip that wait, so the unit is cut and the next one waits.
+        UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 4, BIG);
+        Decision a = s.schedule(Transactions.mariadb(1, 7), PLAIN, null, 0, 0);
+        Decision b = s.schedule(Transactions.mariadb(2, 7), PLAIN, null, 0, 0);
+        assertThat(a.worker()).isNotEqualTo(b.worker());
+        s.activeWorkers(1);
+        Transaction t3 = Transactions.mariadb(3, 7);
+        Transaction t4 = Transactions.mariadb(4, 8);
+        Decision c = s.schedule(t3, PLAIN, new UnitScheduler.Lookahead.Next(t4, PLAIN), 0, 0);
+        Decision d = s.schedule(t4, PLAIN, null, 0, 0);
+
+        assertThat(c.worker()).isZero();
+        assertThat(c.waitFor()).isZero();
+        assertThat(c.unitEnd()).isTrue();
+        assertThat(d.unitId()).isEqualTo(4);
+        assertThat(d.waitFor()).isEqualTo(3);
+
+        // Once units 1 and 2 have committed, everything in flight is on worker 0: t6 joins t5's unit.
+        UnitScheduler s2 = scheduler(ApplyMode.CONSERVATIVE, 4, BIG);
+        s2.schedule(Transactions.mariadb(1, 7), PLAIN, null, 0, 0);
+        s2.schedule(Transactions.mariadb(2, 7), PLAIN, null, 0, 0);
+        s2.activeWorkers(1);
+        s2.committed(1);
+        s2.committed(2);
+        Transaction t5 = Transactions.mariadb(3, 7);
+        Transaction t6 = Transactions.mariadb(4, 8);
+        Decision e = s2.schedule(t5, PLAIN, new UnitScheduler.Lookahead.Next(t6, PLAIN), 0, 2);
+        assertThat(e.unitEnd()).isFalse();
+        assertThat(s2.schedule(t6, PLAIN, null, 0, 2).unitId()).isEqualTo(e.unitId());
+    }
+
+    @Test
     void forgettingCommittedKeysStaysCheapWhenTheSchedulerRunsFarAheadOfTheCommits() {
         UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, new UnitBounds(10, 1L << 30, Long.MAX_VALUE));
         long seq = 0;

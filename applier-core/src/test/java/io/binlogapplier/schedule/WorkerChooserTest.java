@@ -24,4 +24,21 @@ class WorkerChooserTest {
         assertThat(c.choose(idle, -1)).isEqualTo(2);
         assertThat(c.choose(idle, -1)).isEqualTo(0);
     }
+
+    @Test
+    void onlyTheActiveWorkersTakeNewUnits() {
+        WorkerChooser c = new WorkerChooser(8);
+        int[] idle = new int[8];
+        assertThat(c.choose(idle, -1, 2)).isEqualTo(0);
+        assertThat(c.choose(idle, -1, 2)).isEqualTo(1);
+        assertThat(c.choose(idle, -1, 2)).isEqualTo(0);
+        assertThat(c.choose(new int[] {3, 1, 0, 0, 0, 0, 0, 0}, -1, 2)).isEqualTo(1);
+        assertThat(c.choose(idle, -1, 1)).isEqualTo(0);
+        assertThat(c.choose(idle, -1, 1)).isEqualTo(0);
+    }
+
+    @Test
+    void aUnitThatMustWaitFollowsItsWorkerEvenWhenThatWorkerIsNoLongerActive() {
+        assertThat(new WorkerChooser(8).choose(new int[8], 6, 1)).isEqualTo(6);
+    }
 }

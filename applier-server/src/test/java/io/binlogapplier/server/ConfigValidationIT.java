@@ -91,7 +91,7 @@ class ConfigValidationIT {
             new Object[] {"section of the wrong type", (UnaryOperator<String>) y -> y.replaceFirst(
                 "apply:\n  mode: conservative\n  workers: 1\n", "apply: fast\n"), "apply: must be a mapping of keys"},
             new Object[] {"value of the wrong type", (UnaryOperator<String>) y -> y.replace("workers: 1", "workers: [1, 2]"),
-                "apply.workers: must be a whole number, not a list"},
+                "apply.workers: must be auto or a whole number from 1 to 256, not a list"},
             new Object[] {"unknown key", (UnaryOperator<String>) y -> y + "colour: blue\n",
                 "colour: unknown key"},
             new Object[] {"unknown nested key", (UnaryOperator<String>) y -> y.replace("  connect_timeout: 2s\napply:",
@@ -115,9 +115,9 @@ class ConfigValidationIT {
             new Object[] {"bad start position", (UnaryOperator<String>) y -> y.replace("start: current", "start: yesterday"),
                 "source.start: must be 'current', a file:offset"},
             new Object[] {"workers 0", (UnaryOperator<String>) y -> y.replace("workers: 1", "workers: 0"),
-                "apply.workers: must be between 1 and 256, not 0"},
+                "apply.workers: must be auto or a whole number from 1 to 256, not '0'"},
             new Object[] {"workers 257", (UnaryOperator<String>) y -> y.replace("workers: 1", "workers: 257"),
-                "apply.workers: must be between 1 and 256, not 257"},
+                "apply.workers: must be auto or a whole number from 1 to 256, not '257'"},
             new Object[] {"bad size", (UnaryOperator<String>) y -> y + "  unit_max_bytes: 12 parsecs\n",
                 "apply.unit_max_bytes: must be a size such as 64MB"},
             new Object[] {"bad duration", (UnaryOperator<String>) y -> y + "  unit_max_delay: soon\n",
@@ -161,7 +161,7 @@ class ConfigValidationIT {
 
         assertThat(out.code()).isEqualTo(3);
         assertThat(out.lines()).hasSize(1);
-        assertThat(out.lines().get(0)).contains("apply.workers: must be a whole number, not 'many'")
+        assertThat(out.lines().get(0)).contains("apply.workers: must be auto or a whole number from 1 to 256, not 'many'")
             .contains("target.port: must be between 1 and 65535, not 0").contains("colour: unknown key");
         assertThat(out.text()).doesNotContain(SOURCE_PASSWORD).doesNotContain(TARGET_PASSWORD);
         assertNobodyConnected(out);
@@ -199,7 +199,7 @@ class ConfigValidationIT {
         assertThat(yaml.exitCode()).as(yaml.output()).isEqualTo(3);
         assertThat(yaml.lastLine()).contains("not valid YAML").contains("line ").endsWith("[exit 3]");
         assertThat(two.exitCode()).as(two.output()).isEqualTo(3);
-        assertThat(two.lastLine()).contains("apply.workers: must be between 1 and 256, not 0")
+        assertThat(two.lastLine()).contains("apply.workers: must be auto or a whole number from 1 to 256, not '0'")
             .contains("apply.unit_max_delay").endsWith("[exit 3]");
         for (CliRun.Result r : List.of(yaml, two)) {
             assertThat(r.output().strip().lines().count()).as(r.output()).isEqualTo(1);

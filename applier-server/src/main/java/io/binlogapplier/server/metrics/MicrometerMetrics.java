@@ -43,6 +43,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String RING_ENTRIES = PREFIX + "ring.entries";
     static final String RING_SIZE = PREFIX + "ring";
     static final String WORKERS_BUSY = PREFIX + "workers.busy";
+    static final String WORKERS_ACTIVE = PREFIX + "workers.active";
     static final String RETRIES = PREFIX + "retries";
     static final String CONFLICTS = PREFIX + "conflicts";
     static final String ERRORS = PREFIX + "errors";
@@ -143,6 +144,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
         gauge(RING_SIZE, "bytes", "Event bytes received and not yet committed (bounded by apply.ring_bytes)",
             ApplierStatus::ringBytes);
         gauge(WORKERS_BUSY, null, "Workers applying a unit", ApplierStatus::busyWorkers);
+        gauge(WORKERS_ACTIVE, null, "Workers that take new units: apply.workers, or under workers: auto 1 while the"
+            + " target works from memory and up to 16 while it reads pages from disk", ApplierStatus::activeWorkers);
         gauge(SOURCE_FILE_INDEX, null, "Numeric suffix of the source's current binlog file (the end the source"
             + " reports through heartbeats and SHOW MASTER STATUS)", s -> fileIndex(s.sourceEnd()));
         gauge(SOURCE_OFFSET, null, "Byte offset of the source's binlog end in that file",
