@@ -36,6 +36,12 @@
  *       apply again as SQL, or fail), from values alone. A worker whose unit is open when
  *       it stops, or whose pipeline failed, discards its connection: the server rolls back, the
  *       pool never resets it to autocommit (which would commit).</li>
+ *   <li><b>{@code applier-<name>-governor}</b> ({@code GovernorWatch}, only under
+ *       {@code apply.workers: auto}): owns a target connection and reads the target's
+ *       {@code Innodb_buffer_pool_reads} once a second; its {@link io.binlogapplier.schedule.WorkerGovernor}
+ *       says how many workers the scheduler gives new units to (1 while the target works from
+ *       memory). The count only chooses among correct schedules: what a unit waits for does not
+ *       depend on which worker applies it.</li>
  *   <li><b>{@code applier-<name>-read-ahead-N}</b> ({@link io.binlogapplier.readahead.ReadAhead},
  *       {@code apply.read_ahead.connections} of them, unless it is off): each owns a READ ONLY
  *       target connection. The scheduler offers them every transaction it scheduled through a queue

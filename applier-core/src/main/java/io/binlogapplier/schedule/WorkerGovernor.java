@@ -3,7 +3,7 @@ package io.binlogapplier.schedule;
 /**
  * How many workers take new units under {@code apply.workers: auto}. Pure: fed the target's
  * {@code Innodb_buffer_pool_reads} (pages read from disk because they were not in the buffer pool)
- * once a second or so; not thread-safe (one sampling thread).
+ * every half second or so; not thread-safe (one sampling thread).
  *
  * <p>Why that signal: on a target whose data fits its buffer pool, applying is CPU work, and on a
  * small machine more workers only add contention (on the benchmark's 2 cores, 4 and 16 workers were
@@ -12,25 +12,27 @@ package io.binlogapplier.schedule;
  * of one worker's time there). The page reads the target counts say which of the two it is, without
  * any privilege beyond a connection, whoever causes them.
  *
- * <p>The rule: start with one worker; at a sample of at least {@link #UP_PAGES_PER_SECOND} pages
- * read a second, double the workers (up to the maximum); after {@link #QUIET_SAMPLES} samples in a
- * row below {@link #DOWN_PAGES_PER_SECOND}, halve them. The gap between the two rates and the run of
- * quiet samples keep the count from swinging with each sample.
+ * <p>The rule: start with one worker; at each reading that shows at least {@link #UP_PAGES_PER_SECOND}
+ * pages read a second since the one before, double the workers (up to the maximum); once the rate
+ * has stayed below {@link #DOWN_PAGES_PER_SECOND} for {@link #QUIET_NANOS}, halve them (and again
+ * after as long again). The gap between the two rates and the quiet time keep the count from swinging
+ * with each reading.
  */
 public final class WorkerGovernor {
     /** Pages read from disk a second from which one worker is taken to be waiting on the disk. */
     public static final long UP_PAGES_PER_SECOND = 1_000;
     /** Below this rate the target is taken to work from memory. */
     public static final long DOWN_PAGES_PER_SECOND = 200;
-    /** Quiet samples in a row before the workers are halved. */
-    public static final int QUIET_SAMPLES = 5;
+    /** How long the rate stays below {@link #DOWN_PAGES_PER_SECOND} before the workers are halved. */
+    public static final long QUIET_NANOS = 5_000_000_000L;
 
     private final int max;
     private int active = 1;
     private boolean sampled;
     private long lastNanos;
     private long lastReads;
-    private int quiet;
+    /** Start of the quiet time so far (the reading before the first quiet one); -1: not quiet. */
+    private long quietSince = -1;
     private long lastRate;
 
     /** @param max the workers configured (connections); at least 1 */
@@ -57,19 +59,23 @@ public final class WorkerGovernor {
             return active;
         }
         long rate = (pagesRead - lastReads) * 1_000_000_000L / (nowNanos - lastNanos);
+        long intervalStart = lastNanos;
         lastNanos = nowNanos;
         lastReads = pagesRead;
         lastRate = rate;
         if (rate >= UP_PAGES_PER_SECOND) {
-            quiet = 0;
+            quietSince = -1;
             active = Math.min(max, active * 2);
         } else if (rate < DOWN_PAGES_PER_SECOND) {
-            if (++quiet >= QUIET_SAMPLES) {
-                quiet = 0;
+            if (quietSince < 0) {
+                quietSince = intervalStart;
+            }
+            if (nowNanos - quietSince >= QUIET_NANOS) {
+                quietSince = nowNanos;
                 active = Math.max(1, active / 2);
             }
         } else {
-            quiet = 0;
+            quietSince = -1;
         }
         return active;
     }

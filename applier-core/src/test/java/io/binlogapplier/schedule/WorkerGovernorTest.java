@@ -27,7 +27,7 @@ class WorkerGovernorTest {
     }
 
     @Test
-    void aTargetReadingFromDiskDoublesTheWorkersEachSecondUpToTheMaximum() {
+    void aTargetReadingFromDiskDoublesTheWorkersAtEachReadingUpToTheMaximum() {
         WorkerGovernor g = new WorkerGovernor(16);
         long[] clock = {0};
         long[] reads = {0};
@@ -95,6 +95,21 @@ class WorkerGovernorTest {
         run(g, clock, reads, 500, 1);
         assertThat(run(g, clock, reads, 0, 4)).as("the quiet run started again").isEqualTo(4);
         assertThat(run(g, clock, reads, 0, 1)).isEqualTo(2);
+    }
+
+    @Test
+    void theQuietTimeIsMeasuredInTimeNotInReadings() {
+        WorkerGovernor g = new WorkerGovernor(16);
+        g.sample(0, 0);
+        g.sample(SECOND / 2, 5_000);
+        assertThat(g.active()).isEqualTo(2);
+        long t = SECOND / 2;
+        for (int i = 0; i < 9; i++) {
+            t += SECOND / 2;
+            assertThat(g.sample(t, 5_000)).as("quiet for %d ms", (i + 1) * 500).isEqualTo(2);
+        }
+        t += SECOND / 2;
+        assertThat(g.sample(t, 5_000)).as("quiet for 5 s, in ten readings").isEqualTo(1);
     }
 
     @Test

@@ -1,0 +1,107 @@
+package io.binlogapplier.pipeline;
+
+import io.binlogapplier.config.ConfigLoader;
+import io.binlogapplier.harness.MariaDb;
+import io.binlogapplier.harness.MariaDbServers;
+import io.binlogapplier.harness.TableComparison;
+import io.binlogapplier.harness.TestApplier;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code apply.workers: auto} against a target whose buffer pool (8 MB) is several times smaller
+ * than one table's data and larger than another's. Random single-row updates of the large table make
+ * the target read pages (from the OS, whether or not they reach the disk: InnoDB counts them the
+ * same), and the workers taking new units must rise above one while it catches up; the same number
+ * of updates to the small table, whose pages stay in the pool, must leave one worker. Either way
+ * every row matches the source and the position ends at the source's: the count changing under a
+ * running stream changes only which worker applies a unit.
+ */
+class WorkersAutoIT {
+    @RegisterExtension
+    static final MariaDbServers SERVERS = MariaDbServers.pair(List.of(),
+        List.of("--innodb-buffer-pool-size=8M"));
+
+    /** About 60 MB with its index: more than seven times the target's buffer pool. */
+    private static final int LARGE_ROWS = 150_000;
+    private static final int SMALL_ROWS = 2_000;
+    private static final int UPDATES = 60_000;
+
+    @ParameterizedTest(name = "{0} table, {1}")
+    @CsvSource({"large, optimistic", "small, optimistic", "large, conservative"})
+    void workersRiseOnlyWhileTheTargetReadsPagesAndEveryRowMatches(String size, String mode) throws Exception {
+        boolean large = size.equals("large");
+        int rows = large ? LARGE_ROWS : SMALL_ROWS;
+        String db = "auto_" + size + "_" + mode;
+        for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
+            m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
+                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, k INT NOT NULL, pad CHAR(250) NOT NULL)",
+                "INSERT INTO " + db + ".t SELECT seq, 0, REPEAT(CHAR(65 + seq % 26), 250) FROM " + db
+                    + ".seq_1_to_" + rows);
+        }
+        String start = TestApplier.currentPosition(SERVERS.source());
+        // one transaction per UPDATE (autocommit), each on a random row
+        SERVERS.source().execute("BEGIN NOT ATOMIC FOR i IN 1 .. " + UPDATES + " DO UPDATE " + db
+            + ".t SET k = k + 1 WHERE id = 1 + FLOOR(RAND() * " + rows + "); END FOR; END");
+        String end = TestApplier.currentPosition(SERVERS.source());
+        var cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, mode, 1,
+            "  method: binlog\n").replace("  workers: 1\n", "  workers: auto\n"), "test", db);
+        assertThat(cfg.apply().workersAuto()).isTrue();
+
+        ActiveWorkersSeen seen = new ActiveWorkersSeen();
+        TestApplier.runUntilCurrent(cfg, seen);
+        seen.stop();
+
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+        assertThat(TestApplier.savedPosition(SERVERS.target(), db)).isEqualTo(end);
+        assertThat(SERVERS.target().queryLong("SELECT SUM(k) FROM " + db + ".t")).isEqualTo(UPDATES);
+        assertThat(seen.min.get()).as("workers taking new units at the start").isEqualTo(1);
+        if (large) {
+            assertThat(seen.max.get()).as("workers taking new units while the target read pages").isGreaterThan(1);
+        } else {
+            assertThat(seen.max.get()).as("workers taking new units while the target worked from memory").isEqualTo(1);
+        }
+    }
+
+    /** Samples the running stream's active workers every 20 ms, as a metrics scrape would. */
+    private static final class ActiveWorkersSeen implements PipelineMetrics {
+        final AtomicInteger min = new AtomicInteger(Integer.MAX_VALUE);
+        final AtomicInteger max = new AtomicInteger(0);
+        private final AtomicReference<Thread> sampler = new AtomicReference<>();
+        private volatile boolean stopped;
+
+        @Override
+        public void streamStarted(PipelineProbe probe) {
+            Thread t = new Thread(() -> {
+                while (!stopped) {
+                    int n = probe.activeWorkers();
+                    min.accumulateAndGet(n, Math::min);
+                    max.accumulateAndGet(n, Math::max);
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "test-active-workers");
+            t.setDaemon(true);
+            sampler.set(t);
+            t.start();
+        }
+
+        void stop() throws InterruptedException {
+            stopped = true;
+            Thread t = sampler.get();
+            if (t != null) {
+                t.join(1_000);
+            }
+        }
+    }
+}
