@@ -157,8 +157,9 @@ public final class Pipeline {
             new UnitBounds(config.apply().unitMaxTransactions(), config.apply().unitMaxBytes(),
                 config.apply().unitMaxDelay().toNanos()),
             new GtidTracker(saved.position().gtids()), saved.position().resumeBy());
+        TraitsBuilder traitsBuilder = new TraitsBuilder(schemas, schedulerConnection, config.apply().mode());
         SchedulerHandler schedulerHandler = new SchedulerHandler("applier-" + name + "-scheduler", scheduler, faults,
-            new TraitsBuilder(schemas, schedulerConnection, config.apply().mode()), seq, ring,
+            traitsBuilder, seq, ring,
             saved.pending() == null ? null : saved.pending().coordinates(), last -> {
                 endUnit.set(last);
                 wake();
@@ -190,8 +191,10 @@ public final class Pipeline {
         }
         GovernorWatch governor = null;
         if (config.apply().workersAuto()) {
-            governor = new GovernorWatch(name, workers);
-            schedulerHandler.activeWorkers(governor::active);
+            GovernorWatch g = new GovernorWatch(name, workers);
+            governor = g;
+            schedulerHandler.activeWorkers(g::active);
+            traitsBuilder.keysWanted(() -> g.active() > 1);
         }
         disruptor.handleEventsWith(schedulerHandler).then(handlers);
         disruptor.setDefaultExceptionHandler(new FailClosed());
@@ -232,9 +235,10 @@ public final class Pipeline {
         // with BINLOG statements even under apply.method sql.
         // Row values are decoded on the reader thread when the workers render SQL or the scheduler needs
         // write sets; under the BINLOG method in conservative mode nothing reads them but a unit applied
-        // again as SQL, so they are decoded only then (RowImages).
+        // again as SQL, so they are decoded only then (RowImages); likewise under workers: auto, where
+        // the scheduler needs them only while more than one worker takes new units.
         boolean lazyRows = config.apply().method() == ApplyMethod.BINLOG
-            && config.apply().mode() != io.binlogapplier.config.ApplyMode.OPTIMISTIC;
+            && (config.apply().mode() != io.binlogapplier.config.ApplyMode.OPTIMISTIC || config.apply().workersAuto());
         BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true, lazyRows);
         reader = r;
         if (stopRequested || failure.failed()) {

@@ -32,11 +32,21 @@ final class TraitsBuilder {
     private final TableSchemaCache schemas;
     private final Connection connection;
     private final ApplyMode mode;
+    private java.util.function.BooleanSupplier keysWanted = () -> true;
 
     TraitsBuilder(TableSchemaCache schemas, Connection connection, ApplyMode mode) {
         this.schemas = schemas;
         this.connection = connection;
         this.mode = mode;
+    }
+
+    /**
+     * Optimistic mode: whether write sets are worth computing now ({@code workers: auto}: only while
+     * more than one worker takes new units). Without one a transaction is {@code unkeyed}, and its row
+     * values need not be decoded at all under the BINLOG method.
+     */
+    void keysWanted(java.util.function.BooleanSupplier wanted) {
+        keysWanted = wanted;
     }
 
     TransactionTraits of(Transaction first) throws SQLException {
@@ -64,6 +74,9 @@ final class TraitsBuilder {
         }
         if (mode != ApplyMode.OPTIMISTIC) {
             return TransactionTraits.ordinary(TransactionTraits.NO_KEYS);
+        }
+        if (!keysWanted.getAsBoolean()) {
+            return TransactionTraits.unkeyedOrdinary();
         }
         long[] keys = WriteSets.of(first.changes(), tables::get);
         return TransactionTraits.ordinary(withKeylessParents(keys, tables.values()));

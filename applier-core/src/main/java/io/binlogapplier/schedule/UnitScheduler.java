@@ -60,6 +60,9 @@ public final class UnitScheduler {
     private long clockBarrier;
     private final TreeMap<Long, Long> unitOfSequence = new TreeMap<>();
     private final HashMap<Long, Long> unitOfKey = new HashMap<>();
+    /** Optimistic mode: the latest unit holding an unkeyed transaction, and the latest one before it. */
+    private long unkeyedUnit;
+    private long unkeyedBefore;
     /** Sizes above which {@link #prune} sweeps {@link #unitOfKey} and {@link #workerOfUnit}. */
     private int pruneKeysAbove = MIN_PRUNE_KEYS;
     private int pruneUnitsAbove = MIN_PRUNE_UNITS;
@@ -256,8 +259,12 @@ public final class UnitScheduler {
             return lastUnit; // everything issued so far (a barrier never joins a unit)
         }
         long dep;
-        if (mode == ApplyMode.OPTIMISTIC) {
-            dep = 0;
+        if (mode == ApplyMode.OPTIMISTIC && traits.unkeyed()) {
+            // no write set: after everything before it
+            dep = everythingUpTo(lastTransactionUnit, openId);
+        } else if (mode == ApplyMode.OPTIMISTIC) {
+            // after the last unit sharing a key, and after the last unit whose keys nobody knows
+            dep = unkeyedUnit != openId ? unkeyedUnit : unkeyedBefore;
             for (long key : traits.writeSet()) {
                 Long u = unitOfKey.get(key);
                 if (u != null && u != openId) {
@@ -310,6 +317,10 @@ public final class UnitScheduler {
         }
         for (long k : traits.writeSet()) {
             unitOfKey.put(k, unit);
+        }
+        if (traits.unkeyed() && unkeyedUnit != unit) {
+            unkeyedBefore = unkeyedUnit;
+            unkeyedUnit = unit;
         }
         if (traits.barrier()) {
             floor = unit;

@@ -183,6 +183,43 @@ class UnitSchedulerTest {
     }
 
     @Test
+    void anUnkeyedTransactionWaitsForEverythingBeforeItAndEverythingAfterWaitsForIt() {
+        // Under workers: auto, transactions scheduled while one worker took new units have no write set.
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
+        TransactionTraits unkeyed = TransactionTraits.unkeyedOrdinary();
+        Decision a = s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {10}), null, 0, 0);
+        Decision b = s.schedule(Transactions.mariadb(2, 2), TransactionTraits.ordinary(new long[] {20}), null, 0, 0);
+        Decision c = s.schedule(Transactions.mariadb(3, 3), unkeyed, null, 0, 0);
+        Decision d = s.schedule(Transactions.mariadb(4, 4), TransactionTraits.ordinary(new long[] {99}), null, 0, 0);
+        Decision e = s.schedule(Transactions.mariadb(5, 5), TransactionTraits.ordinary(new long[] {98}), null, 0, 0);
+
+        assertThat(b.waitFor()).as("no shared key").isZero();
+        assertThat(c.waitFor()).as("unkeyed: after the last unit before it").isEqualTo(2);
+        assertThat(d.waitFor()).as("shares no key with anything, but unit 3's keys are unknown").isEqualTo(3);
+        assertThat(e.waitFor()).as("the same, and unit 4 shares no key").isEqualTo(3);
+        assertThat(a.waitFor()).isZero();
+    }
+
+    @Test
+    void aKeyedTransactionJoiningAUnitWithAnUnkeyedOneWaitsForTheUnkeyedUnitBefore() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
+        TransactionTraits unkeyed = TransactionTraits.unkeyedOrdinary();
+        s.schedule(Transactions.mariadb(1, 1), unkeyed, null, 0, 0);                                       // unit 1
+        s.schedule(Transactions.mariadb(2, 2), TransactionTraits.ordinary(new long[] {20}), null, 0, 0);  // unit 2
+        Transaction t3 = Transactions.mariadb(3, 3);
+        Transaction t4 = Transactions.mariadb(4, 4);
+        TransactionTraits keyed = TransactionTraits.ordinary(new long[] {40});
+        Decision c = s.schedule(t3, unkeyed, new UnitScheduler.Lookahead.Next(t4, keyed), 0, 0);         // unit 3
+        Decision d = s.schedule(t4, keyed, null, 0, 0);
+
+        assertThat(c.waitFor()).isEqualTo(2);
+        assertThat(d.unitId()).as("joins unit 3, which already waits for everything before it").isEqualTo(3);
+        assertThat(d.joinWait()).isZero();
+        Decision e = s.schedule(Transactions.mariadb(5, 5), TransactionTraits.ordinary(new long[] {50}), null, 0, 0);
+        assertThat(e.waitFor()).as("after unit 3, the latest with an unkeyed transaction").isEqualTo(3);
+    }
+
+    @Test
     void optimisticJoinsAConflictInsideTheOpenUnitWithoutWaiting() {
         List<Transaction> txs = List.of(Transactions.mariadb(1, 1), Transactions.mariadb(2, 2));
         List<TransactionTraits> traits = List.of(TransactionTraits.ordinary(new long[] {5}),
