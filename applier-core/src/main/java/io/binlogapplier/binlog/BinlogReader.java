@@ -54,6 +54,12 @@ public final class BinlogReader {
      * @param lazyRows decode row values only where something reads them ({@code RowImages})
      */
     public BinlogReader(SourceConfig config, String threadName, boolean keepBodies, boolean lazyRows) {
+        this(config, threadName, keepBodies, () -> lazyRows);
+    }
+
+    /** As {@link #BinlogReader(SourceConfig, String, boolean, boolean)}, asking at each rows event. */
+    public BinlogReader(SourceConfig config, String threadName, boolean keepBodies,
+                        java.util.function.BooleanSupplier lazyRows) {
         this.config = config;
         this.threadName = threadName;
         this.converter = new EventConverter(keepBodies, lazyRows);

@@ -57,7 +57,7 @@ public final class EventConverter {
     /** The body each table map was decoded from, to recognise a repeated one. */
     private final Map<Long, byte[]> tableMapBodies = new HashMap<>();
     private final boolean keepBodies;
-    private final boolean lazyRows;
+    private final java.util.function.BooleanSupplier lazyRows;
 
     public EventConverter() {
         this(false);
@@ -73,6 +73,11 @@ public final class EventConverter {
      * @param lazyRows decode row values only when first read (the bodies are kept for that)
      */
     public EventConverter(boolean keepBodies, boolean lazyRows) {
+        this(keepBodies, () -> lazyRows);
+    }
+
+    /** As {@link #EventConverter(boolean, boolean)}, asked at each rows event (workers: auto). */
+    public EventConverter(boolean keepBodies, java.util.function.BooleanSupplier lazyRows) {
         this.keepBodies = keepBodies;
         this.lazyRows = lazyRows;
     }
@@ -113,17 +118,17 @@ public final class EventConverter {
                 return new BinlogEvent.TableMapped(h, map);
             }
             case WRITE_ROWS_V1:
-                return EventBodyParser.rows(h, body, RowsKind.INSERT, false, tableMaps::get, keepBodies, lazyRows);
+                return EventBodyParser.rows(h, body, RowsKind.INSERT, false, tableMaps::get, keepBodies, lazyRows.getAsBoolean());
             case UPDATE_ROWS_V1:
-                return EventBodyParser.rows(h, body, RowsKind.UPDATE, false, tableMaps::get, keepBodies, lazyRows);
+                return EventBodyParser.rows(h, body, RowsKind.UPDATE, false, tableMaps::get, keepBodies, lazyRows.getAsBoolean());
             case DELETE_ROWS_V1:
-                return EventBodyParser.rows(h, body, RowsKind.DELETE, false, tableMaps::get, keepBodies, lazyRows);
+                return EventBodyParser.rows(h, body, RowsKind.DELETE, false, tableMaps::get, keepBodies, lazyRows.getAsBoolean());
             case WRITE_ROWS_V2:
-                return EventBodyParser.rows(h, body, RowsKind.INSERT, true, tableMaps::get, keepBodies, lazyRows);
+                return EventBodyParser.rows(h, body, RowsKind.INSERT, true, tableMaps::get, keepBodies, lazyRows.getAsBoolean());
             case UPDATE_ROWS_V2:
-                return EventBodyParser.rows(h, body, RowsKind.UPDATE, true, tableMaps::get, keepBodies, lazyRows);
+                return EventBodyParser.rows(h, body, RowsKind.UPDATE, true, tableMaps::get, keepBodies, lazyRows.getAsBoolean());
             case DELETE_ROWS_V2:
-                return EventBodyParser.rows(h, body, RowsKind.DELETE, true, tableMaps::get, keepBodies, lazyRows);
+                return EventBodyParser.rows(h, body, RowsKind.DELETE, true, tableMaps::get, keepBodies, lazyRows.getAsBoolean());
             case MARIADB_GTID:
                 return EventBodyParser.mariadbGtid(h, body);
             case GTID:

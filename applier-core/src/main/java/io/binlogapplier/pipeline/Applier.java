@@ -133,8 +133,12 @@ public final class Applier {
         StateStore state = new StateStore(config.target().stateSchema(), config.name());
         // workers, the scheduler, the conflict monitor, the target watch, the control connection / durability
         // ... and the liveness thread's
-        try (TargetPool pool = TargetPool.open(config.target(), config.apply().workers() + 5
-            + (config.apply().readAhead().runs() ? config.apply().readAhead().connections() : 0), config.name())) {
+        int poolSize = config.apply().workers() + 5
+            + (config.apply().readAhead().runs() ? config.apply().readAhead().connections() : 0);
+        // workers: auto starts with one worker taking units; the others connect when first given one
+        // (16 connections made while the JVM starts cost a first commit about 0.6 s later)
+        int madeAtStart = config.apply().workersAuto() ? poolSize - config.apply().workers() + 1 : poolSize;
+        try (TargetPool pool = TargetPool.open(config.target(), poolSize, madeAtStart, config.name())) {
             Liveness liveness = startLiveness(pool);
             try {
                 return applyHoldingTheLock(until, started, pool, state);

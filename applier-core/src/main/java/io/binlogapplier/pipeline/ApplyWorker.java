@@ -52,7 +52,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     record WorkerContext(ConnectionSource connections, TableSchemaCache schemas, CharsetResolver charsets,
                          StateStore state, CommitSequencer sequencer, FailureLatch failure, Publisher publisher,
                          int retries, PipelineMetrics metrics, ApplyMethod method, WorkerState[] workers,
-                         Faults faults, boolean netEffect) {
+                         Faults faults, boolean netEffect, boolean connectWhenUsed) {
     }
 
     /** Hands out target connections; the worker closes (returns) its own, or discards it. */
@@ -80,6 +80,13 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     @Override
     public void onStart() {
         Thread.currentThread().setName(threadName);
+        if (index > 0 && ctx.connectWhenUsed()) {
+            return; // workers: auto: connects when given its first unit (handle)
+        }
+        connect();
+    }
+
+    private void connect() {
         try {
             connection = ctx.connections().get();
             applier = new TransactionApplier(connection, ctx.schemas(), ctx.charsets(), ctx.method(),
@@ -180,6 +187,12 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         }
         if (d.worker() != index) {
             return;
+        }
+        if (connection == null) {
+            connect();
+            if (ctx.failure().failed()) {
+                return;
+            }
         }
         Transaction t = slot.transaction;
         slot.transaction = null;

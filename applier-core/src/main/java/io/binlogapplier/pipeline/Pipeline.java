@@ -177,7 +177,7 @@ public final class Pipeline {
         }
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
             failure, pub, config.apply().retries(), metrics, config.apply().method(), states, faults,
-            config.apply().netEffect());
+            config.apply().netEffect(), config.apply().workersAuto());
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
@@ -235,10 +235,14 @@ public final class Pipeline {
         // with BINLOG statements even under apply.method sql.
         // Row values are decoded on the reader thread when the workers render SQL or the scheduler needs
         // write sets; under the BINLOG method in conservative mode nothing reads them but a unit applied
-        // again as SQL, so they are decoded only then (RowImages); likewise under workers: auto, where
-        // the scheduler needs them only while more than one worker takes new units.
-        boolean lazyRows = config.apply().method() == ApplyMethod.BINLOG
-            && (config.apply().mode() != io.binlogapplier.config.ApplyMode.OPTIMISTIC || config.apply().workersAuto());
+        // again as SQL, so they are decoded only then (RowImages); likewise under workers: auto while one
+        // worker takes new units (no write sets then). While more do, the reader decodes them, off the
+        // scheduler's thread, as in optimistic mode with a fixed number of workers.
+        boolean binlog = config.apply().method() == ApplyMethod.BINLOG;
+        boolean optimistic = config.apply().mode() == io.binlogapplier.config.ApplyMode.OPTIMISTIC;
+        GovernorWatch g = governor;
+        java.util.function.BooleanSupplier lazyRows = !binlog ? () -> false : !optimistic ? () -> true
+            : g != null ? () -> g.active() == 1 : () -> false;
         BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true, lazyRows);
         reader = r;
         if (stopRequested || failure.failed()) {

@@ -20,20 +20,31 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
     io.binlogapplier.readahead.ReadAhead.Connections {
     private final TargetConfig target;
     private final int size;
+    private final int idle;
     private final String name;
     private volatile HikariDataSource pool;
     private volatile boolean closed;
 
-    private TargetPool(TargetConfig target, int size, String name, HikariDataSource pool) {
+    private TargetPool(TargetConfig target, int size, int idle, String name, HikariDataSource pool) {
         this.target = target;
         this.size = size;
+        this.idle = idle;
         this.name = name;
         this.pool = pool;
     }
 
     /** Opens the pool and one connection to prove the target is there; fails with a one-line error. */
     public static TargetPool open(TargetConfig target, int size, String name) {
-        return new TargetPool(target, size, name, dataSource(target, size, name, target.connectTimeout().toMillis()));
+        return open(target, size, size, name);
+    }
+
+    /**
+     * As {@link #open(TargetConfig, int, String)}, making only {@code idle} of the {@code size}
+     * connections at the start ({@code workers: auto}, whose idle workers connect when first used).
+     */
+    public static TargetPool open(TargetConfig target, int size, int idle, String name) {
+        return new TargetPool(target, size, idle, name, dataSource(target, size, idle, name,
+            target.connectTimeout().toMillis()));
     }
 
     /**
@@ -43,7 +54,7 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
      * @throws io.binlogapplier.ApplierException the target is still unreachable (or refuses us), as {@link TargetErrors#connect}
      */
     void renew() {
-        HikariDataSource fresh = dataSource(target, size, name, 1);
+        HikariDataSource fresh = dataSource(target, size, idle, name, 1);
         HikariDataSource old;
         synchronized (this) {
             if (closed) {
@@ -59,7 +70,8 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         closer.start();
     }
 
-    private static HikariDataSource dataSource(TargetConfig target, int size, String name, long failFastMillis) {
+    private static HikariDataSource dataSource(TargetConfig target, int size, int idle, String name,
+                                               long failFastMillis) {
         HikariConfig c = new HikariConfig();
         c.setPoolName("applier-" + name + "-target");
         c.setJdbcUrl(TargetConnections.jdbcUrl(target));
@@ -67,7 +79,7 @@ public final class TargetPool implements AutoCloseable, ApplyWorker.ConnectionSo
         c.setUsername(target.user());
         c.setPassword(target.password().value());
         c.setMaximumPoolSize(size);
-        c.setMinimumIdle(size); // every worker's connection made at the start, not under load
+        c.setMinimumIdle(idle); // every worker's connection made at the start, not under load (but see open)
         c.setAutoCommit(true);
         c.setConnectionTimeout(Math.max(250, target.connectTimeout().toMillis()));
         c.setInitializationFailTimeout(Math.max(1, failFastMillis));
