@@ -220,9 +220,11 @@ public final class ConfigLoader {
     }
 
     private ApplyConfig apply(ConfigReader r) {
-        ApplyMode mode = r.choice("mode", ApplyMode.CONSERVATIVE, ApplyMode.class);
+        // optimistic with workers auto by default: serial while the target works from memory, parallel while it
+        // waits on its disk (docs/configuration.md, "Workers: a number or auto")
+        ApplyMode mode = r.choice("mode", ApplyMode.OPTIMISTIC, ApplyMode.class);
         ApplyMethod method = r.choice("method", ApplyMethod.AUTO, ApplyMethod.class);
-        int workers = r.parsed("workers", 1, ConfigLoader::workers, "auto or a whole number from 1 to 256");
+        int workers = r.parsed("workers", AUTO, ConfigLoader::workers, "auto or a whole number from 1 to 256");
         boolean workersAuto = workers == AUTO;
         if (workersAuto) {
             workers = ApplyConfig.AUTO_WORKERS;

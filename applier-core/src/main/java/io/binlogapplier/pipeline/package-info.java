@@ -27,8 +27,9 @@
  *       the ring; owns a target connection for table metadata. Writes a {@code Decision} (unit,
  *       worker, what to wait for) into each slot before any worker can see it.</li>
  *   <li><b>{@code applier-<name>-worker-N}</b> ({@code ApplyWorker}, {@code apply.workers} of
- *       them): handlers after the scheduler; each owns one target connection for its life and
- *       applies the units assigned to it. Units commit in id order through
+ *       them): handlers after the scheduler; each owns one target connection for its life (under
+ *       {@code workers: auto}, every worker but the first from its first unit on) and applies the
+ *       units assigned to it. Units commit in id order through
  *       {@code CommitSequencer}, which also holds the low-water mark (the saved position) and
  *       releases the bytes of committed units back to the budget. A worker keeps its unit in a
  *       {@code UnitInProgress} and writes the position row through {@code PositionRow}; when a step

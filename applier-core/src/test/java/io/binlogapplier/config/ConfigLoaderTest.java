@@ -80,6 +80,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void withoutApplyKeysTheModeIsOptimisticAndTheWorkersAuto() {
+        ApplierConfig c = parse(GOOD.replace("apply:\n  mode: conservative\n  workers: 1\n", ""));
+
+        assertThat(c.apply().mode()).isEqualTo(ApplyMode.OPTIMISTIC);
+        assertThat(c.apply().workersAuto()).isTrue();
+        assertThat(c.apply().workers()).isEqualTo(ApplyConfig.AUTO_WORKERS);
+        assertThat(c.apply().method()).isEqualTo(ApplyMethod.AUTO);
+    }
+
+    @Test
     void bothSidesReconnectForeverByDefaultAndTheBinlogStreamTimesOutAfterThreeHeartbeatsOrFiveSeconds() {
         ApplierConfig c = parse(GOOD);
 
