@@ -84,7 +84,8 @@ final class ConflictMonitor implements AutoCloseable {
                     Messages.withCode(e));
             } else if (c.exitCode() == io.binlogapplier.ExitCode.TARGET_PRIVILEGE) {
                 log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
-                    + " only by innodb_lock_wait_timeout; GRANT PROCESS to the target user to detect them at once",
+                    + " only by innodb_lock_wait_timeout; GRANT " + (query.equals(MARIADB_WAITS) ? "PROCESS ON *.*"
+                    : "SELECT ON performance_schema.*") + " to the target user to detect them at once",
                     Messages.withCode(e));
             } else {
                 log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"

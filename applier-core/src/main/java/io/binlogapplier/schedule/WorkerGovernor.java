@@ -8,8 +8,8 @@ package io.binlogapplier.schedule;
  * <p>Why that signal: on a target whose data fits its buffer pool, applying is CPU work, and on a
  * small machine more workers only add contention (on the benchmark's 2 cores, 4 and 16 workers were
  * up to a quarter slower than one). On a target that reads pages from disk, one worker waits for
- * one read after another, and more workers keep more reads in flight (16 workers took about 0.5–0.65
- * of one worker's time there). The page reads the target counts say which of the two it is, without
+ * one read after another, and more workers keep more reads in flight (16 workers took 0.5–0.7 of one
+ * worker's time there). The page reads the target counts say which of the two it is, without
  * any privilege beyond a connection, whoever causes them.
  *
  * <p>The rule: start with one worker; at each reading that shows at least {@link #UP_PAGES_PER_SECOND}

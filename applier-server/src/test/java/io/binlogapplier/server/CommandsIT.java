@@ -87,6 +87,11 @@ class CommandsIT {
         assertThat(fresh.code()).as(fresh.text()).isZero();
         assertThat(fresh.line("target state table")).contains(" PASS ").contains("the first run creates it");
         assertThat(fresh.line("start position")).contains("no saved position").contains("source.start current");
+        assertThat(saved.text()).as("one worker: no conflict monitor").doesNotContain("conflict monitor");
+        InProcessCli.Output parallel = check(Configs.write(TestApplier.yaml(SERVERS.servers(), "fresh", "current",
+            "optimistic", 1, null).replace("  workers: 1\n", "  workers: auto\n")));
+        assertThat(parallel.line("conflict monitor")).contains(" PASS ").contains("PROCESS granted")
+            .contains("workers: auto");
     }
 
     @Test
@@ -143,6 +148,9 @@ class CommandsIT {
         assertThat(out.line("target flush settings")).contains(" WARN ").contains("lacks SUPER");
         assertThat(out.line("start position")).as("the reader cannot see the state row").contains(" PASS ")
             .contains("no saved position");
+        InProcessCli.Output parallel = check(Configs.write(yaml.replace("  workers: 1\n", "  workers: 4\n")));
+        assertThat(parallel.line("conflict monitor")).contains(" WARN ").contains("lacks PROCESS")
+            .contains("with 4 workers").contains("GRANT PROCESS ON *.* TO 'reader'");
     }
 
     @Test

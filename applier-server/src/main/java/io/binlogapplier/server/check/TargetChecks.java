@@ -228,6 +228,36 @@ final class TargetChecks {
     }
 
     /**
+     * With more than one worker ({@code workers: auto} included): the conflict monitor reads the
+     * target's lock waits, which needs PROCESS on MariaDB ({@code information_schema.INNODB_LOCK_WAITS})
+     * and SELECT on {@code performance_schema} on MySQL ({@code data_lock_waits}). WARN without it: the
+     * applier runs, but a conflict the write sets cannot show then waits for {@code innodb_lock_wait_timeout}.
+     */
+    Optional<CheckResult> conflictMonitor() {
+        if (config.apply().workers() < 2) {
+            return Optional.empty();
+        }
+        String name = "conflict monitor";
+        String workers = config.apply().workersAuto() ? "workers: auto" : config.apply().workers() + " workers";
+        String privilege = mariadb ? "PROCESS" : "SELECT on performance_schema";
+        if (grants == null) {
+            return Optional.of(CheckResult.warn(name, "SHOW GRANTS failed (" + grantsProblem + "): " + privilege
+                + " not checked"));
+        }
+        boolean granted = mariadb ? grants.global("PROCESS")
+            : grants.global("SELECT") || grants.onSchema("performance_schema", "SELECT");
+        if (granted) {
+            return Optional.of(CheckResult.pass(name, privilege + " granted: with " + workers + ", lock waits between"
+                + " workers are seen at once"));
+        }
+        return Optional.of(CheckResult.warn(name, "user '" + config.target().user() + "' lacks " + privilege
+            + (grants.hasRoles() ? " (or has it through a role, not checked)" : "") + ": with " + workers
+            + ", a lock conflict between workers that keys cannot show (a cascade, a trigger) waits for"
+            + " innodb_lock_wait_timeout; GRANT " + (mariadb ? "PROCESS ON *.*" : "SELECT ON performance_schema.*")
+            + " TO '" + config.target().user() + "'"));
+    }
+
+    /**
      * apply.method auto: the method a run would choose, decided by {@link MethodChoice#decide} as at the
      * start of {@code run}. WARN when it is sql and a GRANT would give the faster binlog method.
      *
