@@ -192,20 +192,6 @@ final class ConflictMonitor implements AutoCloseable {
     /** Stops watching: requests the stop, waits for the thread (it polls at most one more query), closes. */
     @Override
     public void close() {
-        stop.request();
-        try {
-            thread.join(2_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        try {
-            if (thread.isAlive()) {
-                // Still in a query: to a lost target it may never return, and close() would wait for it.
-                connection.unwrap(Connection.class).abort(Runnable::run);
-            }
-            connection.close();
-        } catch (SQLException ignored) {
-            // closing
-        }
+        WatchThreads.end(stop, thread, connection, 2_000); // an error closing it changes nothing
     }
 }

@@ -83,23 +83,8 @@ final class GovernorWatch implements AutoCloseable {
 
     @Override
     public void close() {
-        stop.request();
-        try {
-            if (thread.isAlive()) {
-                thread.join(1_000);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (connection == null) {
-            return;
-        }
-        try {
-            if (thread.isAlive()) {
-                connection.unwrap(Connection.class).abort(Runnable::run);
-            }
-            connection.close();
-        } catch (SQLException | RuntimeException e) {
+        Exception e = WatchThreads.end(stop, thread, connection, 1_000);
+        if (e != null) {
             log.debug("closing the governor connection: {}", e.toString());
         }
     }

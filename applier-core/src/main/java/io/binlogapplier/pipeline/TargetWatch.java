@@ -66,18 +66,9 @@ final class TargetWatch implements AutoCloseable {
 
     @Override
     public void close() {
-        stop.request();
-        try {
-            thread.join(1_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        try {
-            if (thread.isAlive()) {
-                connection.unwrap(Connection.class).abort(Runnable::run); // a ping stuck on a dead network
-            }
-            connection.close();
-        } catch (SQLException | RuntimeException e) {
+        // a ping stuck on a dead network gets its connection cut
+        Exception e = WatchThreads.end(stop, thread, connection, 1_000);
+        if (e != null) {
             log.debug("closing the target watch connection: {}", e.toString());
         }
     }
