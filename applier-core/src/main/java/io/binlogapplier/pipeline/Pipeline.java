@@ -189,12 +189,10 @@ public final class Pipeline {
             readAhead.start();
             schedulerHandler.onScheduled(readAhead::offer);
         }
-        GovernorWatch governor = null;
-        if (config.apply().workersAuto()) {
-            GovernorWatch g = new GovernorWatch(name, workers);
-            governor = g;
-            schedulerHandler.activeWorkers(g::active);
-            traitsBuilder.keysWanted(() -> g.active() > 1);
+        GovernorWatch governor = config.apply().workersAuto() ? new GovernorWatch(name, workers) : null;
+        if (governor != null) {
+            schedulerHandler.activeWorkers(governor::active);
+            traitsBuilder.keysWanted(() -> governor.active() > 1);
         }
         disruptor.handleEventsWith(schedulerHandler).then(handlers);
         disruptor.setDefaultExceptionHandler(new FailClosed());
@@ -223,10 +221,9 @@ public final class Pipeline {
         if (!config.filter().equals(io.binlogapplier.config.FilterConfig.NONE)) {
             log.info("{}", rules);
         }
-        GovernorWatch governed = governor;
         metrics.streamStarted(new Probe(ring, pub, states, seq,
             config.apply().ringEntries() + workers * config.apply().unitMaxTransactions(),
-            governed == null ? () -> workers : governed::active));
+            governor == null ? () -> workers : governor::active));
 
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
             pub, new StatementFilter(rules, charsets::charsetOf));
@@ -238,11 +235,16 @@ public final class Pipeline {
         // again as SQL, so they are decoded only then (RowImages); likewise under workers: auto while one
         // worker takes new units (no write sets then). While more do, the reader decodes them, off the
         // scheduler's thread, as in optimistic mode with a fixed number of workers.
-        boolean binlog = config.apply().method() == ApplyMethod.BINLOG;
-        boolean optimistic = config.apply().mode() == io.binlogapplier.config.ApplyMode.OPTIMISTIC;
-        GovernorWatch g = governor;
-        java.util.function.BooleanSupplier lazyRows = !binlog ? () -> false : !optimistic ? () -> true
-            : g != null ? () -> g.active() == 1 : () -> false;
+        java.util.function.BooleanSupplier lazyRows;
+        if (config.apply().method() != ApplyMethod.BINLOG) {
+            lazyRows = () -> false;
+        } else if (config.apply().mode() != io.binlogapplier.config.ApplyMode.OPTIMISTIC) {
+            lazyRows = () -> true;
+        } else if (governor != null) {
+            lazyRows = () -> governor.active() == 1;
+        } else {
+            lazyRows = () -> false;
+        }
         BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true, lazyRows);
         reader = r;
         if (stopRequested || failure.failed()) {
