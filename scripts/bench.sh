@@ -55,6 +55,8 @@
 #                   and OURS="base@optimistic:4:binlog optimistic:4:binlog"); without BUILD@ a contender
 #                   runs the jar built from this tree
 #   REPEAT (1)      runs per contender; the table shows the median (an error in any run: error)
+#   BENCH_ORDER (interleaved)  with REPEAT above 1: round by round (every contender's first run, then every
+#                   second run...); grouped: each contender's runs one after the other
 #   TIMEOUT (1800)  seconds a contender may take
 #   BENCH_CDS (launcher)  class-data sharing as the launcher does it (bin/binlog-applier): the first run of
 #                   each build writes an archive of the classes it loaded at its exit, every later run maps
@@ -101,6 +103,8 @@ IO_SOURCE_BUFFER_POOL=${IO_SOURCE_BUFFER_POOL:-2G}
 IO_TARGET_OPTS=${IO_TARGET_OPTS:-}
 BENCH_JARS=${BENCH_JARS:-}
 REPEAT=${REPEAT:-1}
+BENCH_ORDER=${BENCH_ORDER:-interleaved}
+case $BENCH_ORDER in interleaved|grouped) ;; *) echo "bench: BENCH_ORDER is interleaved or grouped, not '$BENCH_ORDER'" >&2; exit 2 ;; esac
 BENCH_JAVA_OPTS=${BENCH_JAVA_OPTS:-$(launcher_java_opts)}
 BENCH_CDS=${BENCH_CDS:-launcher}
 case $BENCH_CDS in launcher|off) ;; *) echo "bench: BENCH_CDS is launcher or off, not '$BENCH_CDS'" >&2; exit 2 ;; esac
@@ -373,47 +377,72 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
   esac
 }
 
-# record ROW: the CSV row of one contender (ratios are filled in once the flush setting's runs are done)
-measure() { # measure NAME KIND ARGS...: runs the contender REPEAT times, appends a row to $CSV.tmp
-  local name=$1 kind=$2; shift 2
-  local runs=() v=ok r s i err=""
-  for i in $(seq 1 "$REPEAT"); do
-    fresh_target "$flush"
-    rm -f "$WORK/run.error" "$WORK/ours.cpu"
-    local cpu0; cpu0=$(target_cpu)
-    r=$("run_$kind" "$@") || r=error # e.g. the target refused CHANGE MASTER; its message is above
-    runs+=("$r")
-    echo "$workload,$flush,$name,$i,$r,$(echo "$(target_cpu) - $cpu0" | bc),$(cat "$WORK/ours.cpu" 2>/dev/null || true)" \
-      >>"$OUT/cpu.csv"
-    if [ -n "$SEED" ]; then # what the run read from and wrote to disk (before the checksums read everything)
-      echo "$workload,$flush,$name,$i,$r,$(sql "$TGT" "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME)
-        FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('INNODB_BUFFER_POOL_READS',
-        'INNODB_BUFFER_POOL_PAGES_FLUSHED', 'INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_BUFFER_POOL_WAIT_FREE')" \
-        2>/dev/null || echo ,,,)" \
-        >>"$OUT/io-stats.csv"
-    fi
-    if [ "$kind" = ours ] && [ "$BENCH_KEEP_LOGS" = 1 ]; then
-      cp "$WORK/ours.log" "$OUT/log-$workload-flush$flush-$(printf '%s' "$name" | tr -c 'A-Za-z0-9.=-' _)-$i.log"
-    fi
-    if ! is_number "$r"; then
-      v=error
-      [ -f "$WORK/run.error" ] && err=$(cat "$WORK/run.error")
-    elif [ "$(verify "$TGT")" != ok ]; then
-      v=DIFFERENT
-      [ "$kind" = native ] || cp "$WORK/ours.log" "$OUT/different-$(date +%s%N).log"
+# The contenders of one workload and flush setting, in the order given: C_NAME[j], C_KIND[j] (native or
+# ours), C_TLS[j] (set_tls's variant), C_ARGS[j] (run_KIND's arguments, joined by US, \x1f). With REPEAT
+# above 1 the runs go round by round (every contender's first run, then every second run...), so that a
+# machine that slows down or speeds up during the run moves every contender's median alike, not only those
+# measured last (BENCH_ORDER=grouped: each contender's runs one after the other, as before 2026-12-04 late).
+US=$'\x1f'
+plan() { # plan NAME KIND TLS ARGS...
+  local j=${#C_NAME[@]} IFS=$US
+  C_NAME[j]=$1 C_KIND[j]=$2 C_TLS[j]=$3
+  shift 3
+  C_ARGS[j]="$*${US}." # the "." keeps empty last arguments through read -a (measure_once drops it)
+  C_RUNS[j]="" C_V[j]=ok C_ERR[j]=""
+}
+
+measure_once() { # measure_once J RUN: one run of contender J
+  local j=$1 i=$2 name=${C_NAME[$1]} kind=${C_KIND[$1]} r args
+  IFS=$US read -r -a args <<<"${C_ARGS[$j]}"
+  unset 'args[${#args[@]}-1]'
+  set_tls "${C_TLS[$j]}"
+  fresh_target "$flush"
+  rm -f "$WORK/run.error" "$WORK/ours.cpu"
+  local cpu0; cpu0=$(target_cpu)
+  r=$("run_$kind" "${args[@]}") || r=error # e.g. the target refused CHANGE MASTER; its message is above
+  C_RUNS[j]+="$r "
+  echo "$workload,$flush,$name,$i,$r,$(echo "$(target_cpu) - $cpu0" | bc),$(cat "$WORK/ours.cpu" 2>/dev/null || true)" \
+    >>"$OUT/cpu.csv"
+  if [ -n "$SEED" ]; then # what the run read from and wrote to disk (before the checksums read everything)
+    echo "$workload,$flush,$name,$i,$r,$(sql "$TGT" "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME)
+      FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('INNODB_BUFFER_POOL_READS',
+      'INNODB_BUFFER_POOL_PAGES_FLUSHED', 'INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_BUFFER_POOL_WAIT_FREE')" \
+      2>/dev/null || echo ,,,)" \
+      >>"$OUT/io-stats.csv"
+  fi
+  if [ "$kind" = ours ] && [ "$BENCH_KEEP_LOGS" = 1 ]; then
+    cp "$WORK/ours.log" "$OUT/log-$workload-flush$flush-$(printf '%s' "$name" | tr -c 'A-Za-z0-9.=-' _)-$i.log"
+  fi
+  if ! is_number "$r"; then
+    C_V[j]=error
+    [ -f "$WORK/run.error" ] && C_ERR[j]=$(cat "$WORK/run.error")
+  elif [ "$(verify "$TGT")" != ok ]; then
+    C_V[j]=DIFFERENT
+    [ "$kind" = native ] || cp "$WORK/ours.log" "$OUT/different-$(date +%s%N).log"
+  fi
+  [ "$REPEAT" = 1 ] || echo "   flush=$flush  $name, run $i: $r$(is_number "$r" && echo " s")"
+}
+
+measure_all() { # every contender planned, REPEAT runs each; a row per contender in $CSV.tmp, in plan order
+  local j i n=${#C_NAME[@]}
+  if [ "$BENCH_ORDER" = grouped ]; then
+    for ((j = 0; j < n; j++)); do for i in $(seq 1 "$REPEAT"); do measure_once "$j" "$i"; done; done
+  else
+    for i in $(seq 1 "$REPEAT"); do for ((j = 0; j < n; j++)); do measure_once "$j" "$i"; done; done
+  fi
+  for ((j = 0; j < n; j++)); do
+    local name=${C_NAME[$j]} v=${C_V[$j]} runs s r
+    read -r -a runs <<<"${C_RUNS[$j]}"
+    s=$(median "${runs[@]}")
+    for r in "${runs[@]}"; do is_number "$r" || s=$r; done
+    echo "   flush=$flush  $name: $s$(is_number "$s" && echo " s") ($v)"
+    echo "$workload,$COMMITS,$flush,$name,$s,$v" >>"$CSV.tmp"
+    [ -z "${C_ERR[$j]}" ] || echo "- $workload, flush=$flush, $name: ${C_ERR[$j]}" >>"$OUT/errors.md"
+    if [ "${C_KIND[$j]}" = native ] && [ "$v" = ok ]; then
+      if [ -z "$best" ] || (( $(echo "$s < $best" | bc) )); then best=$s; best_name=$name; fi
+      [ "$name" != "native serial" ] || serial=$s
     fi
   done
-  s=$(median "${runs[@]}")
-  for r in "${runs[@]}"; do is_number "$r" || s=$r; done
-  echo "   flush=$flush  $name: $s$(is_number "$s" && echo " s") ($v)"
-  echo "$workload,$COMMITS,$flush,$name,$s,$v" >>"$CSV.tmp"
-  if [ -n "$err" ]; then
-    echo "- $workload, flush=$flush, $name: $err" >>"$OUT/errors.md"
-  fi
-  if [ "$kind" = native ] && [ "$v" = ok ]; then
-    if [ -z "$best" ] || (( $(echo "$s < $best" | bc) )); then best=$s; best_name=$name; fi
-    [ "$name" != "native serial" ] || serial=$s
-  fi
 }
 
 ours_name() { # ours_name MODE WORKERS METHOD JAVA_OPTS EXTRA BUILD
@@ -464,9 +493,10 @@ for workload in $WORKLOADS; do
   echo "- $workload: $LOAD; $COMMITS binlog commits in $GROUP_COMMITS group commits." >>"$OUT/loads.md"
   for flush in $FLUSH; do
     best="" best_name="" serial=""
+    C_NAME=() C_KIND=() C_TLS=() C_ARGS=() C_RUNS=() C_V=() C_ERR=()
     for c in $NATIVE; do
       name="native ${c##*:} ${c%%:*} threads"; [ "${c%%:*}" = 0 ] && name="native serial"
-      measure "$name" native "${c%%:*}" "${c##*:}"
+      plan "$name" native default "${c%%:*}" "${c##*:}"
     done
     contenders=$OURS
     case $workload in io_*) contenders=$IO_OURS ;; esac
@@ -482,10 +512,11 @@ for workload in $WORKLOADS; do
       case $method in *+*) extra=${method#*+}; method=${method%%+*} ;; esac
       for tls in $TLS_VARIANTS; do
         set_tls "$tls"
-        measure "$(ours_name "$mode" "$workers" "$method" "$jopts" "$extra" "$build")$TLS_LABEL" ours "$build" \
+        plan "$(ours_name "$mode" "$workers" "$method" "$jopts" "$extra" "$build")$TLS_LABEL" ours "$tls" "$build" \
           "$mode" "$workers" "$method" "$extra" "$jopts"
       done
     done
+    measure_all
     [ -z "$best" ] || echo "- $workload, flush=$flush: best native: $best_name, $(printf '%.1f' "$best") s" >>"$OUT/best.md"
     while IFS=, read -r w n f name s v; do
       tps=""; is_number "$s" && tps=$(echo "$n / $s" | bc)

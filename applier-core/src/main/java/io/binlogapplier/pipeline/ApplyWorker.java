@@ -19,6 +19,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 
 /**
  * One worker: a ring handler that applies the units the scheduler assigned to it, on the target
@@ -33,6 +35,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class ApplyWorker implements EventHandler<RingSlot> {
     private static final Logger log = LoggerFactory.getLogger(ApplyWorker.class);
+    /**
+     * At most how long a resting worker (see {@link #resting}) sleeps after each batch of slots it
+     * passed. Without it, the 15 workers {@code workers: auto} keeps in reserve each woke for nearly
+     * every slot of a CPU-bound catch-up (spin, yield, a 20 µs park: thousands of wake-ups a second
+     * each) and took CPU from the target; asleep, each passes the slots of several milliseconds at
+     * once. See {@link #restingParkNanos}.
+     */
+    static final long MAX_RESTING_PARK_NANOS = 10_000_000;
 
     private final int index;
     private final String threadName;
@@ -52,7 +62,18 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     record WorkerContext(ConnectionSource connections, TableSchemaCache schemas, CharsetResolver charsets,
                          StateStore state, CommitSequencer sequencer, FailureLatch failure, Publisher publisher,
                          int retries, PipelineMetrics metrics, ApplyMethod method, WorkerState[] workers,
-                         Faults faults, boolean netEffect, boolean connectWhenUsed) {
+                         Faults faults, boolean netEffect, boolean connectWhenUsed, IntSupplier activeWorkers,
+                         long restingParkNanos) {
+    }
+
+    /**
+     * How long a resting worker sleeps on a ring of {@code ringEntries} slots: as long as the ring
+     * takes to fill at 500,000 slots a second, at most {@link #MAX_RESTING_PARK_NANOS} (8 ms for the
+     * default 4,096). The reader needs free slots, and a sleeper holds the slots it has not passed;
+     * so only a ring already nearly full, with work queued for the active workers, waits for one.
+     */
+    static long restingParkNanos(int ringEntries) {
+        return Math.min(MAX_RESTING_PARK_NANOS, ringEntries * 2_000L);
     }
 
     /** Hands out target connections; the worker closes (returns) its own, or discards it. */
@@ -157,6 +178,19 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         } finally {
             progress.set(sequence);
         }
+        if (endOfBatch && resting()) {
+            LockSupport.parkNanos(ctx.restingParkNanos());
+        }
+    }
+
+    /**
+     * No unit open, and not among the workers the scheduler gives new units to
+     * ({@code workers: auto}): nothing waits for this worker, so it may pass slots late. A unit it
+     * is given all the same (the count fell after the scheduler chose it) starts at most one sleep
+     * later; correctness never depends on when a worker sees a slot.
+     */
+    private boolean resting() {
+        return !unit.isOpen() && index >= ctx.activeWorkers().getAsInt();
     }
 
     private void handle(RingSlot slot) throws Exception {

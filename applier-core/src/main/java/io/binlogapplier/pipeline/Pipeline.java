@@ -175,9 +175,11 @@ public final class Pipeline {
         for (int i = 0; i < workers; i++) {
             states[i] = new WorkerState();
         }
+        GovernorWatch governor = config.apply().workersAuto() ? new GovernorWatch(name, workers) : null;
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
             failure, pub, config.apply().retries(), metrics, config.apply().method(), states, faults,
-            config.apply().netEffect(), config.apply().workersAuto());
+            config.apply().netEffect(), governor != null, governor != null ? governor::active : () -> workers,
+            ApplyWorker.restingParkNanos(config.apply().ringEntries()));
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
@@ -189,7 +191,6 @@ public final class Pipeline {
             readAhead.start();
             schedulerHandler.onScheduled(readAhead::offer);
         }
-        GovernorWatch governor = config.apply().workersAuto() ? new GovernorWatch(name, workers) : null;
         if (governor != null) {
             schedulerHandler.activeWorkers(governor::active);
             traitsBuilder.keysWanted(() -> governor.active() > 1);
