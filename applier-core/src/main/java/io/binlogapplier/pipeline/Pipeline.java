@@ -176,9 +176,11 @@ public final class Pipeline {
             states[i] = new WorkerState();
         }
         GovernorWatch governor = config.apply().workersAuto() ? new GovernorWatch(name, workers) : null;
+        // how many workers take new units: under workers: auto the governor's count, otherwise all of them
+        java.util.function.IntSupplier active = governor != null ? governor::active : () -> workers;
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
             failure, pub, config.apply().retries(), metrics, config.apply().method(), states, faults,
-            config.apply().netEffect(), governor != null, governor != null ? governor::active : () -> workers,
+            config.apply().netEffect(), governor != null, active,
             ApplyWorker.restingParkNanos(config.apply().ringEntries()));
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
@@ -193,8 +195,9 @@ public final class Pipeline {
         }
         if (governor != null) {
             schedulerHandler.activeWorkers(governor::active);
-            traitsBuilder.keysWanted(() -> governor.active() > 1);
         }
+        // one worker taking units applies in source order: write sets would order nothing
+        traitsBuilder.keysWanted(() -> active.getAsInt() > 1);
         disruptor.handleEventsWith(schedulerHandler).then(handlers);
         disruptor.setDefaultExceptionHandler(new FailClosed());
         disruptor.start();
@@ -224,7 +227,7 @@ public final class Pipeline {
         }
         metrics.streamStarted(new Probe(ring, pub, states, seq,
             config.apply().ringEntries() + workers * config.apply().unitMaxTransactions(),
-            governor == null ? () -> workers : governor::active));
+            active));
 
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,
             pub, new StatementFilter(rules, charsets::charsetOf));
@@ -233,18 +236,16 @@ public final class Pipeline {
         // with BINLOG statements even under apply.method sql.
         // Row values are decoded on the reader thread when the workers render SQL or the scheduler needs
         // write sets; under the BINLOG method in conservative mode nothing reads them but a unit applied
-        // again as SQL, so they are decoded only then (RowImages); likewise under workers: auto while one
-        // worker takes new units (no write sets then). While more do, the reader decodes them, off the
-        // scheduler's thread, as in optimistic mode with a fixed number of workers.
+        // again as SQL, so they are decoded only then (RowImages); likewise in optimistic mode while one
+        // worker takes new units (workers: 1, or workers: auto at one: no write sets then). While more
+        // do, the reader decodes them, off the scheduler's thread.
         java.util.function.BooleanSupplier lazyRows;
         if (config.apply().method() != ApplyMethod.BINLOG) {
             lazyRows = () -> false;
         } else if (config.apply().mode() != io.binlogapplier.config.ApplyMode.OPTIMISTIC) {
             lazyRows = () -> true;
-        } else if (governor != null) {
-            lazyRows = () -> governor.active() == 1;
         } else {
-            lazyRows = () -> false;
+            lazyRows = () -> active.getAsInt() == 1;
         }
         BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true, lazyRows);
         reader = r;

@@ -41,8 +41,8 @@ final class TraitsBuilder {
     }
 
     /**
-     * Optimistic mode: whether write sets are worth computing now ({@code workers: auto}: only while
-     * more than one worker takes new units). Without one a transaction is {@code unkeyed}, and its row
+     * Optimistic mode: whether write sets are worth computing now (only while more than one worker
+     * takes new units: never with {@code workers: 1}). Without one a transaction is {@code unkeyed}, and its row
      * values need not be decoded at all under the BINLOG method.
      */
     void keysWanted(java.util.function.BooleanSupplier wanted) {
