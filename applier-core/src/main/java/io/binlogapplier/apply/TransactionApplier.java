@@ -35,6 +35,7 @@ public final class TransactionApplier implements AutoCloseable {
     private final boolean binlogMethod;
     private final boolean netEffect;
     private final boolean mysqlTarget;
+    private final LeanBeforeImages lean;
     private boolean sqlOnly;
     /** Tables with rows in BINLOG statements not yet sent (perhaps sent since: a superset). */
     private final Set<TableSchema> inBinlog = new HashSet<>();
@@ -42,20 +43,13 @@ public final class TransactionApplier implements AutoCloseable {
     private boolean binlogLinked;
 
     /**
-     * @param netEffect under the SQL method, apply each table's row changes of a unit as their net
-     *     effect where that is provably the same as applying them in order ({@link NetEffect})
-     */
-    public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets,
-                              ApplyMethod method, boolean netEffect) throws SQLException {
-        this(connection, schemas, charsets, method, netEffect, 1);
-    }
-
-    /**
+     * @param options the apply method (SQL or BINLOG; not auto), net effect under SQL, lean before
+     *     images under BINLOG ({@link LeanBeforeImages})
      * @param workers how many workers apply to the target: together they keep at most half of the
      *     server's default limit of open prepared statements ({@link #maxPreparedStatements})
      */
     public TransactionApplier(Connection connection, TableSchemaCache schemas, CharsetResolver charsets,
-                              ApplyMethod method, boolean netEffect, int workers) throws SQLException {
+                              ApplyOptions options, int workers) throws SQLException {
         this.connection = connection;
         this.schemas = schemas;
         long maxPacket = maxAllowedPacket(connection);
@@ -63,11 +57,12 @@ public final class TransactionApplier implements AutoCloseable {
             RowApplier.maxBatchChars(maxPacket));
         this.statements = new StatementRunner(connection, charsets, SESSION_INIT);
         initSession(connection);
-        this.binlogMethod = method == ApplyMethod.BINLOG;
-        this.netEffect = netEffect && !binlogMethod;
+        this.binlogMethod = options.method() == ApplyMethod.BINLOG;
+        this.netEffect = options.netEffect() && !binlogMethod;
         this.binlog = new BinlogStatements(connection, maxEventBytes(maxPacket));
         this.mysqlTarget = !connection.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT)
             .contains("mariadb");
+        this.lean = new LeanBeforeImages(options.leanBeforeImages() && !mysqlTarget);
     }
 
     /** Most prepared statements for row changes each of {@code workers} workers keeps open. */
@@ -118,7 +113,7 @@ public final class TransactionApplier implements AutoCloseable {
                     rows.sendFor(table, table.linkedByForeignKeys());
                     inBinlog.add(table);
                     binlogLinked |= table.linkedByForeignKeys();
-                    List<Change.Rows> tooLarge = binlog.add(r, part.head().format(), where);
+                    List<Change.Rows> tooLarge = binlog.add(lean.apply(r, table), part.head().format(), where);
                     for (Change.Rows big : tooLarge) {
                         rows.apply(big, where, false, false, RowApplier.SqlAction.NONE);
                     }

@@ -73,6 +73,11 @@ public final class RowImageDecoder {
         }
     }
 
+    /** Moves past one present, non-NULL cell of {@code column} by its stored width. */
+    static void skipCell(ByteReader r, TableMap map, int column) {
+        skipCell(r, map.types()[column], map.metas()[column], map.lengths()[column], map, column);
+    }
+
     private static void skipCell(ByteReader r, int type, int meta, int length, TableMap map, int column) {
         switch (type) {
             case BinlogType.TINY, BinlogType.YEAR -> r.skip(1);

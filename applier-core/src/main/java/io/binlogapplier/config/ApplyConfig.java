@@ -19,6 +19,8 @@ import java.time.Duration;
  * @param readAhead what is read into the target's buffer pool ahead of the workers
  * @param workersAuto {@code workers: auto}: of the {@code workers} connections, one takes new units
  *     while the target works from memory, more while it reads pages from disk
+ * @param leanBeforeImages BINLOG statements to a MariaDB target carry, in the before images of UPDATE
+ *     and DELETE row events on InnoDB tables with a primary key, only that key's columns
  */
 public record ApplyConfig(
     ApplyMode mode,
@@ -32,7 +34,8 @@ public record ApplyConfig(
     int retries,
     boolean netEffect,
     ReadAheadConfig readAhead,
-    boolean workersAuto
+    boolean workersAuto,
+    boolean leanBeforeImages
 ) {
     /** The connections {@code workers: auto} opens, and the most workers it uses at once. */
     public static final int AUTO_WORKERS = 16;
@@ -42,6 +45,6 @@ public record ApplyConfig(
                        Duration unitMaxDelay, int ringEntries, long ringBytes, int retries, boolean netEffect,
                        ReadAheadConfig readAhead) {
         this(mode, method, workers, unitMaxTransactions, unitMaxBytes, unitMaxDelay, ringEntries, ringBytes, retries,
-            netEffect, readAhead, false);
+            netEffect, readAhead, false, true);
     }
 }

@@ -3,6 +3,7 @@ package io.binlogapplier.pipeline;
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.Sequence;
 import io.binlogapplier.ApplierException;
+import io.binlogapplier.apply.ApplyOptions;
 import io.binlogapplier.apply.CharsetResolver;
 import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.apply.TransactionApplier;
@@ -61,8 +62,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     /** What all workers of a pipeline share. */
     record WorkerContext(ConnectionSource connections, TableSchemaCache schemas, CharsetResolver charsets,
                          StateStore state, CommitSequencer sequencer, FailureLatch failure, Publisher publisher,
-                         int retries, PipelineMetrics metrics, ApplyMethod method, WorkerState[] workers,
-                         Faults faults, boolean netEffect, boolean connectWhenUsed, IntSupplier activeWorkers,
+                         int retries, PipelineMetrics metrics, ApplyOptions options, WorkerState[] workers,
+                         Faults faults, boolean connectWhenUsed, IntSupplier activeWorkers,
                          long restingParkNanos) {
     }
 
@@ -110,8 +111,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     private void connect() {
         try {
             connection = ctx.connections().get();
-            applier = new TransactionApplier(connection, ctx.schemas(), ctx.charsets(), ctx.method(),
-                ctx.netEffect(), ctx.workers().length);
+            applier = new TransactionApplier(connection, ctx.schemas(), ctx.charsets(), ctx.options(),
+                ctx.workers().length);
             position = new PositionRow(connection, ctx.state());
             try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT CONNECTION_ID()")) {
                 rs.next();
@@ -410,6 +411,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 + " and the transaction", d.unitId(), redo.conflict().getMessage());
         }
         rollback();
+        ctx.metrics().retried(RetryPolicy.REDONE_AS_SQL);
         unit.redoAsSql();
         applier.sqlOnly(true);
     }

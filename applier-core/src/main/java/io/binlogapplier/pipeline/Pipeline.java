@@ -6,6 +6,7 @@ import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
+import io.binlogapplier.apply.ApplyOptions;
 import io.binlogapplier.apply.CharsetResolver;
 import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.binlog.BinlogEvent;
@@ -179,8 +180,8 @@ public final class Pipeline {
         // how many workers take new units: under workers: auto the governor's count, otherwise all of them
         java.util.function.IntSupplier active = governor != null ? governor::active : () -> workers;
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
-            failure, pub, config.apply().retries(), metrics, config.apply().method(), states, faults,
-            config.apply().netEffect(), governor != null, active,
+            failure, pub, config.apply().retries(), metrics, new ApplyOptions(config.apply().method(),
+            config.apply().netEffect(), config.apply().leanBeforeImages()), states, faults, governor != null, active,
             ApplyWorker.restingParkNanos(config.apply().ringEntries()));
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {

@@ -46,7 +46,8 @@ public interface PipelineMetrics {
 
     /**
      * A unit was rolled back to be applied again. {@code reason}: preempted, deadlock,
-     * lock_wait_timeout, interrupted, data_conflict_in_flight or other.
+     * lock_wait_timeout, interrupted, data_conflict_in_flight, redone_as_sql (a BINLOG statement, net
+     * effect or batch failed without naming its row: applied again as SQL, row by row) or other.
      */
     default void retried(String reason) {
     }

@@ -35,6 +35,9 @@ import java.sql.SQLException;
  * <p>Immutable and thread-safe.
  */
 final class RetryPolicy {
+    /** The retry reason ({@link PipelineMetrics#retried}) of a unit applied again as SQL ({@link RedoAsSql}). */
+    static final String REDONE_AS_SQL = "redone_as_sql";
+
     private final int retries;
 
     /** @param retries how many times a unit may be retried ({@code apply.retries}) */

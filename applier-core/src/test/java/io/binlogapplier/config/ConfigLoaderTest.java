@@ -130,6 +130,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void leanBeforeImagesAreOnUnlessTurnedOff() {
+        assertThat(parse(GOOD).apply().leanBeforeImages()).isTrue();
+        assertThat(parse(GOOD.replace("workers: 1", "workers: 1\n  lean_before_images: false")).apply()
+            .leanBeforeImages()).isFalse();
+        assertThat(parse(GOOD).withApplyMethod(ApplyMethod.BINLOG).apply().leanBeforeImages())
+            .as("kept when auto resolves the method").isTrue();
+        assertThat(problems(GOOD.replace("workers: 1", "workers: 1\n  lean_before_images: maybe")).problems())
+            .hasSize(1).first().asString().startsWith("apply.lean_before_images:");
+    }
+
+    @Test
     void workersAreAFixedNumberOrAuto() {
         ApplyConfig fixed = parse(GOOD.replace("workers: 1", "workers: 8")).apply();
         assertThat(fixed.workers()).isEqualTo(8);

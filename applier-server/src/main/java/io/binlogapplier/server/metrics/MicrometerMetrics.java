@@ -176,7 +176,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
             .description("1, labelled with the binlog file name of the applied position (of=applied) and of the"
                 + " source's binlog end (of=source)").register(registry);
         for (String reason : List.of("preempted", "deadlock", "lock_wait_timeout", "interrupted",
-            "data_conflict_in_flight", "other")) {
+            "data_conflict_in_flight", "redone_as_sql", "other")) {
             retried(reason, 0);
         }
         for (String reason : List.of("lock_wait", "long_statement")) {
@@ -303,7 +303,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
             .description(switch (name) {
                 case RETRIES -> "Apply units rolled back and applied again, by reason (preempted: an earlier unit"
                     + " waited for its locks; deadlock; lock_wait_timeout; interrupted; data_conflict_in_flight: a"
-                    + " data conflict met while earlier units were in flight; other)";
+                    + " data conflict met while earlier units were in flight; redone_as_sql: a BINLOG statement, net"
+                    + " effect or batch failed without naming its row, applied again as SQL row by row; other)";
                 case BARRIERS -> "Transactions applied alone (barriers), by cause: ddl, large_transaction (more than"
                     + " one part), source_rollback (non-transactional changes the source rolled back), statement_dml"
                     + " (statement-format DML), non_transactional (a table that cannot roll back)";
