@@ -88,6 +88,16 @@ public final class TransactionAssembler {
             return;
         }
         handle(event, event.header());
+        if (event instanceof BinlogEvent.Rotate r) {
+            // The ROTATE that ends a file carries that file's end as its position, but the file to
+            // come is already current: what the stream passed is the start of the next file. (Paired,
+            // the new name and the old offset made a position far ahead, and --until current stopped
+            // at the first rotation whenever the old file was longer than the offset of the until.)
+            if (!r.header().artificial() && state == State.IDLE) {
+                sink.passed(new BinlogCoordinates(file, r.position()));
+            }
+            return;
+        }
         passed(event.header());
     }
 

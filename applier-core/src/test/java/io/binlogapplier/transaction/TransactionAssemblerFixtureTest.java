@@ -205,4 +205,42 @@ class TransactionAssemblerFixtureTest {
         assertThat(new String(s.sql(), StandardCharsets.UTF_8)).startsWith("ALTER TABLE t2");
         assertThat(s.status().micros()).isEqualTo(654321);
     }
+
+    @Test
+    void theRotateThatEndsAFileIsPassedAsTheStartOfTheNextOne() throws InterruptedException {
+        // mariadb-bin.000007 ends after the transaction with a ROTATE at 1,073,743,748 (the file grew past
+        // max_binlog_size) naming mariadb-bin.000008 from 4; the stream then goes on in that file.
+        EventConverter converter = new EventConverter();
+        List<BinlogCoordinates> passed = new ArrayList<>();
+        TransactionAssembler assembler = new TransactionAssembler(MARIADB_FILE, Long.MAX_VALUE,
+            new TransactionAssembler.Sink() {
+                @Override
+                public void transaction(Transaction part) {
+                    transactions.add(part);
+                }
+
+                @Override
+                public void heartbeat(BinlogCoordinates position, long timestampSeconds) {
+                }
+
+                @Override
+                public void passed(BinlogCoordinates position) {
+                    passed.add(position);
+                }
+            });
+        for (String fixture : List.of("mariadb_gtid_group_commit", "mariadb_table_map_people",
+            "mariadb_delete_rows_v1_nulls", "mariadb_xid")) {
+            assembler.accept(converter.convert(HexFixtures.load(fixture)));
+        }
+        long end = 1_073_743_795L; // the ROTATE's own next position: the end of mariadb-bin.000007
+        assembler.accept(new BinlogEvent.Rotate(new io.binlogapplier.binlog.EventHeader(1709211600, 4, 7, 47, end, 0),
+            "mariadb-bin.000008", 4));
+
+        assertThat(passed).last().isEqualTo(new BinlogCoordinates("mariadb-bin.000008", 4));
+        assertThat(passed).as("no position pairs the new file with the old file's offset")
+            .noneMatch(p -> p.file().equals("mariadb-bin.000008") && p.offset() != 4);
+        // before the ROTATE: the transaction's end in mariadb-bin.000007
+        assertThat(passed.get(passed.size() - 2)).isEqualTo(new BinlogCoordinates(MARIADB_FILE,
+            nextPosition("mariadb_xid")));
+    }
 }
