@@ -1,11 +1,11 @@
 package io.binlogapplier.apply;
 
 import io.binlogapplier.binlog.KeyOnlyBeforeImages;
+import io.binlogapplier.binlog.RowsKind;
 import io.binlogapplier.binlog.TableMap;
 import io.binlogapplier.transaction.Change;
 
 import java.util.BitSet;
-import java.util.Locale;
 
 /**
  * Decides, per rows event sent as a BINLOG statement, whether its before images can shrink to the
@@ -29,7 +29,7 @@ final class LeanBeforeImages {
 
     /** The event with lean before images, or {@code r} itself. */
     Change.Rows apply(Change.Rows r, TableSchema table) {
-        if (!enabled || r.body() == null || r.kind() == io.binlogapplier.binlog.RowsKind.INSERT) {
+        if (!enabled || r.body() == null || r.kind() == RowsKind.INSERT) {
             return r;
         }
         BitSet keep = keep(r.table(), table);
@@ -55,8 +55,7 @@ final class LeanBeforeImages {
 
     /** The source columns every before image must keep, or null when the images must stay whole. Pure. */
     static BitSet keepColumns(TableMap map, TableSchema table) {
-        if (table.primaryKey().isEmpty() || !"innodb".equals(table.engine() == null ? ""
-            : table.engine().toLowerCase(Locale.ROOT))) {
+        if (table.primaryKey().isEmpty() || !"InnoDB".equalsIgnoreCase(table.engine())) {
             return null;
         }
         BitSet keep = new BitSet();
