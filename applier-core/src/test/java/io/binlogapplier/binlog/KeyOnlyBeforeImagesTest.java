@@ -38,13 +38,9 @@ class KeyOnlyBeforeImagesTest {
         return b;
     }
 
+    /** Expected bytes, written as the fixtures are (hex bytes separated by whitespace). */
     private static byte[] hex(String s) {
-        String[] t = s.trim().split("\\s+");
-        byte[] out = new byte[t.length];
-        for (int i = 0; i < t.length; i++) {
-            out[i] = (byte) Integer.parseInt(t[i], 16);
-        }
-        return out;
+        return HexFixtures.parse(s, "expected bytes");
     }
 
     /** The rewritten body decoded as the rows event of {@code type} it is. */
