@@ -21,6 +21,8 @@ final class LeanBeforeImages {
     private TableMap lastMap;
     private TableSchema lastSchema;
     private BitSet lastKeep;
+    /** Before-image bytes left out since the last {@link #takeDropped}. */
+    private long dropped;
 
     /** @param enabled false for a MySQL target, or when turned off by configuration */
     LeanBeforeImages(boolean enabled) {
@@ -40,8 +42,21 @@ final class LeanBeforeImages {
         if (body == r.body()) {
             return r;
         }
+        dropped += r.body().length - body.length;
         return new Change.Rows(r.table(), r.kind(), r.flags(), r.beforeColumns(), r.afterColumns(), r.rows(),
             r.sizeBytes(), r.header(), body);
+    }
+
+    /** Before-image bytes left out since the last call (or {@link #discard}). */
+    long takeDropped() {
+        long d = dropped;
+        dropped = 0;
+        return d;
+    }
+
+    /** The unit is rolled back: what it left out is not counted. */
+    void discard() {
+        dropped = 0;
     }
 
     private BitSet keep(TableMap map, TableSchema table) {

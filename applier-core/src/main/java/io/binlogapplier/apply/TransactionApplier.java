@@ -198,11 +198,13 @@ public final class TransactionApplier implements AutoCloseable {
     }
 
     /**
-     * The open unit's counts since the last call: {@code {netRows, netStatements, orderedRows}} (see
-     * {@link io.binlogapplier.pipeline.PipelineMetrics#netEffect}).
+     * The open unit's counts since the last call: {@code {netRows, netStatements, orderedRows,
+     * beforeImageBytesDropped}} (see {@link io.binlogapplier.pipeline.PipelineMetrics#netEffect} and
+     * {@link io.binlogapplier.pipeline.PipelineMetrics#leanBeforeImages}).
      */
     public long[] takeCounts() {
-        return rows.takeCounts();
+        long[] r = rows.takeCounts();
+        return new long[] {r[0], r[1], r[2], lean.takeDropped()};
     }
 
     /** True when {@code e} is MariaDB's "Unknown error" for a BINLOG statement (the cause is in its error log). */
@@ -222,6 +224,7 @@ public final class TransactionApplier implements AutoCloseable {
         inBinlog.clear();
         binlogLinked = false;
         rows.discard();
+        lean.discard();
     }
 
     /** Names a transaction in messages: its GTID (if any) and source position. */

@@ -72,6 +72,13 @@ public interface PipelineMetrics {
      * statements), late (a worker was there first), skipped ({@code auto} found no reason to read
      * ahead), dropped (its queue was full) or failed.
      */
+    /**
+     * A unit committed whose BINLOG statements left {@code bytesDropped} bytes of UPDATE and DELETE
+     * before images out ({@code apply.lean_before_images}); called with 0 as well.
+     */
+    default void leanBeforeImages(long bytesDropped) {
+    }
+
     default void readAhead(String outcome, long rows, long statements) {
     }
 
@@ -160,6 +167,12 @@ public interface PipelineMetrics {
             public void netEffect(long netRows, long statements, long orderedRows) {
                 first.netEffect(netRows, statements, orderedRows);
                 second.netEffect(netRows, statements, orderedRows);
+            }
+
+            @Override
+            public void leanBeforeImages(long bytesDropped) {
+                first.leanBeforeImages(bytesDropped);
+                second.leanBeforeImages(bytesDropped);
             }
 
             @Override

@@ -100,16 +100,20 @@ class LeanBeforeImagesIT {
 
     @Test
     void theTargetReceivesAFractionOfTheBytesOfWholeImages() {
-        long lean = bytesToApplyWideDeletes("lean_bytes_on", "");
-        long whole = bytesToApplyWideDeletes("lean_bytes_off", "  lean_before_images: false\n");
+        long[] lean = bytesToApplyWideDeletes("lean_bytes_on", "");
+        long[] whole = bytesToApplyWideDeletes("lean_bytes_off", "  lean_before_images: false\n");
 
         // Each run deletes and updates 2,000 rows of about 1 KB: whole images are over 4 MB as base64, lean
         // ones hold the key and the updated rows' after images.
-        assertThat(whole).as("bytes received with whole images").isGreaterThan(4_000_000);
-        assertThat(lean).as("bytes received with lean images (whole: %d)", whole).isLessThan(whole * 2 / 3);
+        assertThat(whole[0]).as("bytes received with whole images").isGreaterThan(4_000_000);
+        assertThat(lean[0]).as("bytes received with lean images (whole: %d)", whole[0]).isLessThan(whole[0] * 2 / 3);
+        // counted as they are left out: about 1 KB for each of the 2,000 before images
+        assertThat(lean[1]).as("before-image bytes left out").isGreaterThan(2_000_000);
+        assertThat(whole[1]).as("before-image bytes left out with lean_before_images: false").isZero();
     }
 
-    private static long bytesToApplyWideDeletes(String db, String extraApply) {
+    /** @return {bytes the target received, before-image bytes the metrics say were left out} */
+    private static long[] bytesToApplyWideDeletes(String db, String extraApply) {
         SERVERS.source().execute("CREATE DATABASE " + db,
             "CREATE TABLE " + db + ".w (id INT PRIMARY KEY, payload VARCHAR(1000) NOT NULL, k INT NOT NULL)",
             "INSERT INTO " + db + ".w SELECT seq, REPEAT(CHAR(65 + seq % 26), 1000), 0 FROM " + db + ".seq_1_to_3000");
@@ -122,12 +126,18 @@ class LeanBeforeImagesIT {
         var cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
             "  method: binlog\n" + extraApply), "test", db);
         long before = bytesReceived(SERVERS.target());
+        java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
 
-        TestApplier.runUntilCurrent(cfg);
+        TestApplier.runUntilCurrent(cfg, new PipelineMetrics() {
+            @Override
+            public void leanBeforeImages(long bytesDropped) {
+                dropped.addAndGet(bytesDropped);
+            }
+        });
 
         long received = bytesReceived(SERVERS.target()) - before;
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
-        return received;
+        return new long[] {received, dropped.get()};
     }
 
     @Test

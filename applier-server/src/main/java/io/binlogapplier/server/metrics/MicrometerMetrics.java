@@ -52,6 +52,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String NET_EFFECT_ROWS = PREFIX + "net.effect.rows";
     static final String NET_EFFECT_STATEMENTS = PREFIX + "net.effect.statements";
     static final String ORDERED_ROWS = PREFIX + "ordered.rows";
+    static final String BEFORE_IMAGE_DROPPED = PREFIX + "before.image.dropped";
     static final String READ_AHEAD_ROWS = PREFIX + "read.ahead.rows";
     static final String READ_AHEAD_STATEMENTS = PREFIX + "read.ahead.statements";
     static final String SOURCE_FILE_INDEX = PREFIX + "source.binlog.file.index";
@@ -91,6 +92,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     private final Counter readAheadStatements;
     private final Counter netEffectRows;
     private final Counter netEffectStatements;
+    private final Counter beforeImageDropped;
     private final Counter orderedRows;
     private final Counter rowEventsFiltered;
     private final MultiGauge files;
@@ -118,6 +120,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
             + " row changes counted in net_effect_rows");
         orderedRows = counter(ORDERED_ROWS, null, "Row changes the SQL method applied one by one in source order (tables"
             + " without a key, with foreign keys or target triggers, or apply.net_effect off)");
+        beforeImageDropped = counter(BEFORE_IMAGE_DROPPED, "bytes", "Bytes of UPDATE and DELETE before images the"
+            + " BINLOG method left out, keeping only the primary key (apply.lean_before_images), in committed units");
         readAheadStatements = counter(READ_AHEAD_STATEMENTS, null, "Statements read-ahead sent for the row changes"
             + " counted in read_ahead_rows{outcome=\"read\"}");
         rowEventsFiltered = counter(ROW_EVENTS_FILTERED, null, "Row events of tables the filter leaves out, dropped as"
@@ -262,6 +266,13 @@ public final class MicrometerMetrics implements PipelineMetrics {
     @Override
     public void barrier(String cause) {
         tagged(barriers, BARRIERS, "cause", cause).increment();
+    }
+
+    @Override
+    public void leanBeforeImages(long bytesDropped) {
+        if (bytesDropped > 0) {
+            beforeImageDropped.increment(bytesDropped);
+        }
     }
 
     @Override
