@@ -198,6 +198,12 @@ public final class MariaDb implements AutoCloseable {
         return v == null ? 0 : Long.parseLong(v);
     }
 
+    /** A numeric global status variable, e.g. {@code Com_binlog} or {@code Bytes_received}. */
+    public long globalStatus(String name) {
+        return Long.parseLong(queryString("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+            + " WHERE VARIABLE_NAME = '" + name.toUpperCase(java.util.Locale.ROOT) + "'"));
+    }
+
     /** Runs a SQL script with the {@code mariadb} command-line client (DELIMITER and all). */
     public void runScript(String script) {
         try {

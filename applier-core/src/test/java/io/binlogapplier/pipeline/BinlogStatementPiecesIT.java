@@ -99,7 +99,6 @@ class BinlogStatementPiecesIT {
     }
 
     private static long binlogStatements() {
-        return Long.parseLong(SERVERS.target().queryString("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
-            + " WHERE VARIABLE_NAME = 'COM_BINLOG'"));
+        return SERVERS.target().globalStatus("Com_binlog");
     }
 }

@@ -125,7 +125,7 @@ class LeanBeforeImagesIT {
         SERVERS.source().execute("UPDATE " + db + ".w SET k = 1 WHERE id > 2000");
         var cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
             "  method: binlog\n" + extraApply), "test", db);
-        long before = bytesReceived(SERVERS.target());
+        long before = SERVERS.target().globalStatus("Bytes_received");
         java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
 
         TestApplier.runUntilCurrent(cfg, new PipelineMetrics() {
@@ -135,7 +135,7 @@ class LeanBeforeImagesIT {
             }
         });
 
-        long received = bytesReceived(SERVERS.target()) - before;
+        long received = SERVERS.target().globalStatus("Bytes_received") - before;
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
         return new long[] {received, dropped.get()};
     }
@@ -163,10 +163,5 @@ class LeanBeforeImagesIT {
         String saved = TestApplier.savedPosition(SERVERS.target(), db);
         assertThat(saved == null || saved.equals(start)).as("saved %s, the failing transaction starts at %s", saved, start)
             .isTrue();
-    }
-
-    private static long bytesReceived(MariaDb m) {
-        return Long.parseLong(m.queryString("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
-            + " WHERE VARIABLE_NAME = 'BYTES_RECEIVED'"));
     }
 }

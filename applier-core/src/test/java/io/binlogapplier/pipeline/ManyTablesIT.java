@@ -56,9 +56,7 @@ class ManyTablesIT {
                 public void unitCommitted(int transactions, long rows, long bytes) {
                     // after every tenth unit: how many statements the target holds open (all sessions)
                     if (units.incrementAndGet() % 10 == 0) {
-                        peak.accumulateAndGet(Long.parseLong(SERVERS.target().queryString("SELECT VARIABLE_VALUE"
-                            + " FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'PREPARED_STMT_COUNT'")),
-                            Math::max);
+                        peak.accumulateAndGet(SERVERS.target().globalStatus("Prepared_stmt_count"), Math::max);
                     }
                 }
             });

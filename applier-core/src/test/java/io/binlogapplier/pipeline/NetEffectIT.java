@@ -276,8 +276,7 @@ class NetEffectIT {
     }
 
     private static long handler(String name) {
-        return Long.parseLong(SERVERS.target().queryString("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
-            + " WHERE VARIABLE_NAME = '" + name.toUpperCase(java.util.Locale.ROOT) + "'"));
+        return SERVERS.target().globalStatus(name);
     }
 
     private static long checksumOf(MariaDb m, String sql) {
