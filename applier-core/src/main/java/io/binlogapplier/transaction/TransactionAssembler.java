@@ -84,26 +84,21 @@ public final class TransactionAssembler {
             for (BinlogEvent inner : p.inner()) {
                 handle(inner, p.header());
             }
-            passed(p.header());
+            passed(p.header(), p.header().nextPosition());
             return;
         }
         handle(event, event.header());
-        if (event instanceof BinlogEvent.Rotate r) {
-            // The ROTATE that ends a file carries that file's end as its position, but the file to
-            // come is already current: what the stream passed is the start of the next file. (Paired,
-            // the new name and the old offset made a position far ahead, and --until current stopped
-            // at the first rotation whenever the old file was longer than the offset of the until.)
-            if (!r.header().artificial() && state == State.IDLE) {
-                sink.passed(new BinlogCoordinates(file, r.position()));
-            }
-            return;
-        }
-        passed(event.header());
+        // The ROTATE that ends a file carries that file's end as its position, but the file to come is
+        // already current: what the stream passed is the start of the next file. (Paired, the new name
+        // and the old offset made a position far ahead, and --until current stopped at the first
+        // rotation whenever the old file was longer than the offset of the until.)
+        passed(event.header(), event instanceof BinlogEvent.Rotate r ? r.position() : event.header().nextPosition());
     }
 
-    private void passed(EventHeader h) throws InterruptedException {
+    /** Tells the sink the stream passed {@code offset} of the current file (after an event {@code h} heads). */
+    private void passed(EventHeader h, long offset) throws InterruptedException {
         if (!h.artificial() && state == State.IDLE) {
-            sink.passed(new BinlogCoordinates(file, h.nextPosition()));
+            sink.passed(new BinlogCoordinates(file, offset));
         }
     }
 
