@@ -8,9 +8,17 @@ package io.binlogapplier.apply;
  * @param charset CHARACTER_SET_NAME, null for non-text columns
  * @param collation COLLATION_NAME, null for non-text columns
  * @param generated a VIRTUAL or STORED generated column: never written
+ * @param onUpdateDefault the column has an {@code ON UPDATE} default (e.g. {@code ON UPDATE
+ *     CURRENT_TIMESTAMP}): the server may set it in a row change that leaves it out
  */
 public record ColumnInfo(String name, int ordinal, String dataType, String columnType, String charset,
-                         String collation, boolean nullable, boolean generated) {
+                         String collation, boolean nullable, boolean generated, boolean onUpdateDefault) {
+
+    /** A column without an {@code ON UPDATE} default. */
+    public ColumnInfo(String name, int ordinal, String dataType, String columnType, String charset,
+                      String collation, boolean nullable, boolean generated) {
+        this(name, ordinal, dataType, columnType, charset, collation, nullable, generated, false);
+    }
 
     public boolean unsigned() {
         return columnType.contains("unsigned");

@@ -35,7 +35,7 @@ public final class TransactionApplier implements AutoCloseable {
     private final boolean binlogMethod;
     private final boolean netEffect;
     private final boolean mysqlTarget;
-    private final LeanBeforeImages lean;
+    private final LeanImages lean;
     private boolean sqlOnly;
     /** Tables with rows in BINLOG statements not yet sent (perhaps sent since: a superset). */
     private final Set<TableSchema> inBinlog = new HashSet<>();
@@ -43,8 +43,8 @@ public final class TransactionApplier implements AutoCloseable {
     private boolean binlogLinked;
 
     /**
-     * @param options the apply method (SQL or BINLOG; not auto), net effect under SQL, lean before
-     *     images under BINLOG ({@link LeanBeforeImages})
+     * @param options the apply method (SQL or BINLOG; not auto), net effect under SQL, lean row
+     *     images under BINLOG ({@link LeanImages})
      * @param workers how many workers apply to the target: together they keep at most half of the
      *     server's default limit of open prepared statements ({@link #maxPreparedStatements})
      */
@@ -62,7 +62,7 @@ public final class TransactionApplier implements AutoCloseable {
         this.binlog = new BinlogStatements(connection, maxEventBytes(maxPacket));
         this.mysqlTarget = !connection.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT)
             .contains("mariadb");
-        this.lean = new LeanBeforeImages(options.leanBeforeImages() && !mysqlTarget);
+        this.lean = new LeanImages(options.leanBeforeImages() && !mysqlTarget, options.leanAfterImages() && !mysqlTarget);
     }
 
     /** Most prepared statements for row changes each of {@code workers} workers keeps open. */
@@ -199,12 +199,14 @@ public final class TransactionApplier implements AutoCloseable {
 
     /**
      * The open unit's counts since the last call: {@code {netRows, netStatements, orderedRows,
-     * beforeImageBytesDropped}} (see {@link io.binlogapplier.pipeline.PipelineMetrics#netEffect} and
-     * {@link io.binlogapplier.pipeline.PipelineMetrics#leanBeforeImages}).
+     * beforeImageBytesDropped, afterImageBytesDropped}} (see {@link
+     * io.binlogapplier.pipeline.PipelineMetrics#netEffect} and {@link
+     * io.binlogapplier.pipeline.PipelineMetrics#leanImages}).
      */
     public long[] takeCounts() {
         long[] r = rows.takeCounts();
-        return new long[] {r[0], r[1], r[2], lean.takeDropped()};
+        long[] lean = this.lean.takeDropped();
+        return new long[] {r[0], r[1], r[2], lean[0], lean[1]};
     }
 
     /** True when {@code e} is MariaDB's "Unknown error" for a BINLOG statement (the cause is in its error log). */

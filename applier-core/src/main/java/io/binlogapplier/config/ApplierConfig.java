@@ -25,7 +25,8 @@ public record ApplierConfig(String name, SourceConfig source, TargetConfig targe
         ApplyConfig a = apply;
         return new ApplierConfig(name, source, target, new ApplyConfig(a.mode(), method, a.workers(),
             a.unitMaxTransactions(), a.unitMaxBytes(), a.unitMaxDelay(), a.ringEntries(), a.ringBytes(), a.retries(),
-            a.netEffect(), a.readAhead(), a.workersAuto(), a.leanBeforeImages()),
+            a.netEffect(), a.readAhead(), a.workersAuto(), a.leanBeforeImages(),
+            a.leanAfterImages()),
             filter, metrics, durability, verify, log);
     }
 }

@@ -21,6 +21,8 @@ import java.time.Duration;
  *     while the target works from memory, more while it reads pages from disk
  * @param leanBeforeImages BINLOG statements to a MariaDB target carry, in the before images of UPDATE
  *     and DELETE row events on InnoDB tables with a primary key, only that key's columns
+ * @param leanAfterImages BINLOG statements to a MariaDB target carry, in the after images of UPDATE
+ *     row events on the same tables, only the columns whose value changed
  */
 public record ApplyConfig(
     ApplyMode mode,
@@ -35,7 +37,8 @@ public record ApplyConfig(
     boolean netEffect,
     ReadAheadConfig readAhead,
     boolean workersAuto,
-    boolean leanBeforeImages
+    boolean leanBeforeImages,
+    boolean leanAfterImages
 ) {
     /** The connections {@code workers: auto} opens, and the most workers it uses at once. */
     public static final int AUTO_WORKERS = 16;
@@ -45,6 +48,6 @@ public record ApplyConfig(
                        Duration unitMaxDelay, int ringEntries, long ringBytes, int retries, boolean netEffect,
                        ReadAheadConfig readAhead) {
         this(mode, method, workers, unitMaxTransactions, unitMaxBytes, unitMaxDelay, ringEntries, ringBytes, retries,
-            netEffect, readAhead, false, true);
+            netEffect, readAhead, false, true, true);
     }
 }

@@ -330,7 +330,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         ctx.metrics().unitCommitted(d.transactions(), unit.rows(), unit.bytes());
         long[] counts = applier.takeCounts();
         ctx.metrics().netEffect(counts[0], counts[1], counts[2]);
-        ctx.metrics().leanBeforeImages(counts[3]);
+        ctx.metrics().leanImages(counts[3], counts[4]);
         endUnit();
     }
 

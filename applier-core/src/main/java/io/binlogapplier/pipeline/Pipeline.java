@@ -181,8 +181,8 @@ public final class Pipeline {
         java.util.function.IntSupplier active = governor != null ? governor::active : () -> workers;
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
             failure, pub, config.apply().retries(), metrics, new ApplyOptions(config.apply().method(),
-            config.apply().netEffect(), config.apply().leanBeforeImages()), states, faults, governor != null, active,
-            ApplyWorker.restingParkNanos(config.apply().ringEntries()));
+            config.apply().netEffect(), config.apply().leanBeforeImages(), config.apply().leanAfterImages()),
+            states, faults, governor != null, active, ApplyWorker.restingParkNanos(config.apply().ringEntries()));
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);

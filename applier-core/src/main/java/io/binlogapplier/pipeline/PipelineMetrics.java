@@ -68,17 +68,18 @@ public interface PipelineMetrics {
     }
 
     /**
+     * A unit committed whose BINLOG statements left {@code beforeBytesDropped} bytes of UPDATE and
+     * DELETE before images out ({@code apply.lean_before_images}) and {@code afterBytesDropped} bytes of
+     * UPDATE after images ({@code apply.lean_after_images}); called with 0 as well.
+     */
+    default void leanImages(long beforeBytesDropped, long afterBytesDropped) {
+    }
+
+    /**
      * Read-ahead dealt with {@code rows} row changes: {@code outcome} read (in {@code statements}
      * statements), late (a worker was there first), skipped ({@code auto} found no reason to read
      * ahead), dropped (its queue was full) or failed.
      */
-    /**
-     * A unit committed whose BINLOG statements left {@code bytesDropped} bytes of UPDATE and DELETE
-     * before images out ({@code apply.lean_before_images}); called with 0 as well.
-     */
-    default void leanBeforeImages(long bytesDropped) {
-    }
-
     default void readAhead(String outcome, long rows, long statements) {
     }
 
@@ -170,9 +171,9 @@ public interface PipelineMetrics {
             }
 
             @Override
-            public void leanBeforeImages(long bytesDropped) {
-                first.leanBeforeImages(bytesDropped);
-                second.leanBeforeImages(bytesDropped);
+            public void leanImages(long beforeBytesDropped, long afterBytesDropped) {
+                first.leanImages(beforeBytesDropped, afterBytesDropped);
+                second.leanImages(beforeBytesDropped, afterBytesDropped);
             }
 
             @Override

@@ -141,6 +141,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void leanAfterImagesAreOnUnlessTurnedOff() {
+        assertThat(parse(GOOD).apply().leanAfterImages()).isTrue();
+        var off = parse(GOOD.replace("workers: 1", "workers: 1\n  lean_after_images: false")).apply();
+        assertThat(off.leanAfterImages()).isFalse();
+        assertThat(off.leanBeforeImages()).as("the other switch").isTrue();
+        assertThat(parse(GOOD.replace("workers: 1", "workers: 1\n  lean_after_images: false")).withApplyMethod(
+            ApplyMethod.BINLOG).apply().leanAfterImages()).as("kept when auto resolves the method").isFalse();
+        assertThat(problems(GOOD.replace("workers: 1", "workers: 1\n  lean_after_images: 2")).problems())
+            .hasSize(1).first().asString().startsWith("apply.lean_after_images:");
+    }
+
+    @Test
     void workersAreAFixedNumberOrAuto() {
         ApplyConfig fixed = parse(GOOD.replace("workers: 1", "workers: 8")).apply();
         assertThat(fixed.workers()).isEqualTo(8);

@@ -123,8 +123,11 @@ public final class TableComparison {
         String sq = "`" + sourceSchema.replace("`", "``") + "`.`" + table.replace("`", "``") + "`";
         List<String> sourceRows = dump(s, sq);
         List<String> targetRows = dump(t, q);
-        String sc = checksum(s, sq);
-        String tc = checksum(t, q);
+        // CHECKSUM TABLE reads a VIRTUAL column's bytes without computing them: it differs from one call to the
+        // next on a table that has one, and the dump (which computes them) is the comparison there
+        boolean virtual = hasVirtualColumns(s, sourceSchema, table);
+        String sc = virtual ? "(virtual columns)" : checksum(s, sq);
+        String tc = virtual ? "(virtual columns)" : checksum(t, q);
         if (sourceRows.equals(targetRows) && Objects.equals(sc, tc)) {
             return;
         }
@@ -137,6 +140,17 @@ public final class TableComparison {
         onlySource.stream().limit(10).forEach(r -> sb.append("\n    only on source: ").append(r));
         onlyTarget.stream().limit(10).forEach(r -> sb.append("\n    only on target: ").append(r));
         differences.add(sb.toString());
+    }
+
+    static boolean hasVirtualColumns(Connection c, String schema, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS"
+            + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND EXTRA LIKE '%VIRTUAL%'")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        }
     }
 
     static String checksum(Connection c, String table) throws SQLException {

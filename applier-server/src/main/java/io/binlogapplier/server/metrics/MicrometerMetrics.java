@@ -53,6 +53,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String NET_EFFECT_STATEMENTS = PREFIX + "net.effect.statements";
     static final String ORDERED_ROWS = PREFIX + "ordered.rows";
     static final String BEFORE_IMAGE_DROPPED = PREFIX + "before.image.dropped";
+    static final String AFTER_IMAGE_DROPPED = PREFIX + "after.image.dropped";
     static final String READ_AHEAD_ROWS = PREFIX + "read.ahead.rows";
     static final String READ_AHEAD_STATEMENTS = PREFIX + "read.ahead.statements";
     static final String SOURCE_FILE_INDEX = PREFIX + "source.binlog.file.index";
@@ -93,6 +94,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     private final Counter netEffectRows;
     private final Counter netEffectStatements;
     private final Counter beforeImageDropped;
+    private final Counter afterImageDropped;
     private final Counter orderedRows;
     private final Counter rowEventsFiltered;
     private final MultiGauge files;
@@ -122,6 +124,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
             + " without a key, with foreign keys or target triggers, or apply.net_effect off)");
         beforeImageDropped = counter(BEFORE_IMAGE_DROPPED, "bytes", "Bytes of UPDATE and DELETE before images the"
             + " BINLOG method left out, keeping only the primary key (apply.lean_before_images), in committed units");
+        afterImageDropped = counter(AFTER_IMAGE_DROPPED, "bytes", "Bytes of UPDATE after images the BINLOG method"
+            + " left out, keeping only the columns that changed (apply.lean_after_images), in committed units");
         readAheadStatements = counter(READ_AHEAD_STATEMENTS, null, "Statements read-ahead sent for the row changes"
             + " counted in read_ahead_rows{outcome=\"read\"}");
         rowEventsFiltered = counter(ROW_EVENTS_FILTERED, null, "Row events of tables the filter leaves out, dropped as"
@@ -269,9 +273,12 @@ public final class MicrometerMetrics implements PipelineMetrics {
     }
 
     @Override
-    public void leanBeforeImages(long bytesDropped) {
-        if (bytesDropped > 0) {
-            beforeImageDropped.increment(bytesDropped);
+    public void leanImages(long beforeBytesDropped, long afterBytesDropped) {
+        if (beforeBytesDropped > 0) {
+            beforeImageDropped.increment(beforeBytesDropped);
+        }
+        if (afterBytesDropped > 0) {
+            afterImageDropped.increment(afterBytesDropped);
         }
     }
 

@@ -17,15 +17,18 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * BINLOG statements whose UPDATE and DELETE before images carry only the target's primary key
- * ({@code apply.lean_before_images}, on by default): the target must end up as the source, for
- * primary keys of one column and of several (not the leading columns, their values changed by an
- * UPDATE), for a target whose primary key is another column than the source's, and beside tables
- * that keep whole images (no primary key, a unique key only); the images must really be lean (the
- * target receives a fraction of the bytes); and a row the target lacks still stops the applier
- * with nothing of its transaction committed.
+ * BINLOG statements with lean row images: UPDATE and DELETE before images that carry only the
+ * target's primary key ({@code apply.lean_before_images}) and UPDATE after images that carry only the
+ * columns that changed ({@code apply.lean_after_images}), both on by default. The target must end
+ * up as the source, for primary keys of one column and of several (not the leading columns, their
+ * values changed by an UPDATE), for a target whose primary key is another column than the source's,
+ * for columns that go from NULL to a value and back, generated columns, and a column with an
+ * {@code ON UPDATE} default that an UPDATE leaves as it was; beside tables that keep whole images (no
+ * primary key, a unique key only); the images must really be lean (the target receives a fraction
+ * of the bytes); and a row the target lacks still stops the applier with nothing of its
+ * transaction committed.
  */
-class LeanBeforeImagesIT {
+class LeanImagesIT {
     @RegisterExtension
     static final MariaDbServers SERVERS = MariaDbServers.pair();
 
@@ -39,7 +42,11 @@ class LeanBeforeImagesIT {
             + "CREATE TABLE " + db + ".ck (a INT NOT NULL, pad VARCHAR(200) NOT NULL, b VARCHAR(20) NOT NULL, c INT NULL,"
             + " PRIMARY KEY (b, a));"
             + "CREATE TABLE " + db + ".nopk (x INT NULL, y VARCHAR(30) NULL, KEY (x));"
-            + "CREATE TABLE " + db + ".uq (id INT NOT NULL, v VARCHAR(30) NULL, UNIQUE KEY (id))";
+            + "CREATE TABLE " + db + ".uq (id INT NOT NULL, v VARCHAR(30) NULL, UNIQUE KEY (id));"
+            // a column with an ON UPDATE default and generated columns of both kinds
+            + "CREATE TABLE " + db + ".au (id INT PRIMARY KEY, v INT NOT NULL, note VARCHAR(20) NULL,"
+            + " ts TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),"
+            + " twice INT AS (v * 2) STORED, label VARCHAR(30) AS (CONCAT('n:', IFNULL(note, '-'))) VIRTUAL)";
         // the target's copy of `moved` finds rows by `code`, the source's by `id`
         SERVERS.source().execute(("SET SESSION sql_log_bin = 0;CREATE DATABASE " + db + ";" + common
             + ";CREATE TABLE " + db + ".moved (id INT PRIMARY KEY, code INT NOT NULL UNIQUE, v VARCHAR(30) NULL)")
@@ -60,7 +67,16 @@ class LeanBeforeImagesIT {
                 "INSERT INTO " + db + ".uq SELECT seq + " + round * 1000 + ", CONCAT('v', seq) FROM " + db + ".seq_1_to_200",
                 "INSERT INTO " + db + ".moved SELECT seq + " + round * 1000 + ", seq + " + round * 1000 + " + 100000,"
                     + " 'm' FROM " + db + ".seq_1_to_200",
+                "SET timestamp = 1700000000 + " + round,
+                "INSERT INTO " + db + ".au (id, v, note) SELECT seq + " + round * 1000 + ", seq, IF(seq % 2 = 0, NULL, 'x')"
+                    + " FROM " + db + ".seq_1_to_200",
                 "COMMIT");
+            // later: an ON UPDATE column left as it was must not take the target's time (or the event's)
+            SERVERS.source().execute("SET timestamp = 1800000000 + " + round, "BEGIN",
+                "UPDATE " + db + ".au SET v = v + 1, ts = ts WHERE id % 3 = 0",
+                "UPDATE " + db + ".au SET note = IF(note IS NULL, 'now set', NULL) WHERE id % 4 = 1",
+                "UPDATE " + db + ".au SET note = note WHERE id % 5 = 2",
+                "COMMIT", "SET timestamp = DEFAULT");
             SERVERS.source().execute("BEGIN",
                 "UPDATE " + db + ".pk SET name = IF(name IS NULL, 'was null', NULL), n = n * 2, doc = CONCAT(doc, 'x')"
                     + " WHERE id % 2 = 0",
@@ -101,18 +117,21 @@ class LeanBeforeImagesIT {
     @Test
     void theTargetReceivesAFractionOfTheBytesOfWholeImages() {
         long[] lean = bytesToApplyWideDeletes("lean_bytes_on", "");
-        long[] whole = bytesToApplyWideDeletes("lean_bytes_off", "  lean_before_images: false\n");
+        long[] whole = bytesToApplyWideDeletes("lean_bytes_off",
+            "  lean_before_images: false\n  lean_after_images: false\n");
 
-        // Each run deletes and updates 2,000 rows of about 1 KB: whole images are over 4 MB as base64, lean
-        // ones hold the key and the updated rows' after images.
+        // Each run deletes 1,000 rows of about 1 KB and updates a small column of 1,000 more: whole images are
+        // over 4 MB as base64, lean ones hold the key and the changed column.
         assertThat(whole[0]).as("bytes received with whole images").isGreaterThan(4_000_000);
-        assertThat(lean[0]).as("bytes received with lean images (whole: %d)", whole[0]).isLessThan(whole[0] * 2 / 3);
-        // counted as they are left out: about 1 KB for each of the 2,000 before images
+        assertThat(lean[0]).as("bytes received with lean images (whole: %d)", whole[0]).isLessThan(whole[0] / 5);
+        // counted as they are left out: about 1 KB for each of the 2,000 before images, and of the 1,000 after images
         assertThat(lean[1]).as("before-image bytes left out").isGreaterThan(2_000_000);
+        assertThat(lean[2]).as("after-image bytes left out").isGreaterThan(1_000_000);
         assertThat(whole[1]).as("before-image bytes left out with lean_before_images: false").isZero();
+        assertThat(whole[2]).as("after-image bytes left out with lean_after_images: false").isZero();
     }
 
-    /** @return {bytes the target received, before-image bytes the metrics say were left out} */
+    /** @return {bytes the target received, before- and after-image bytes the metrics say were left out} */
     private static long[] bytesToApplyWideDeletes(String db, String extraApply) {
         SERVERS.source().execute("CREATE DATABASE " + db,
             "CREATE TABLE " + db + ".w (id INT PRIMARY KEY, payload VARCHAR(1000) NOT NULL, k INT NOT NULL)",
@@ -126,18 +145,20 @@ class LeanBeforeImagesIT {
         var cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
             "  method: binlog\n" + extraApply), "test", db);
         long before = SERVERS.target().globalStatus("Bytes_received");
-        java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong droppedBefore = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong droppedAfter = new java.util.concurrent.atomic.AtomicLong();
 
         TestApplier.runUntilCurrent(cfg, new PipelineMetrics() {
             @Override
-            public void leanBeforeImages(long bytesDropped) {
-                dropped.addAndGet(bytesDropped);
+            public void leanImages(long beforeBytesDropped, long afterBytesDropped) {
+                droppedBefore.addAndGet(beforeBytesDropped);
+                droppedAfter.addAndGet(afterBytesDropped);
             }
         });
 
         long received = SERVERS.target().globalStatus("Bytes_received") - before;
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
-        return new long[] {received, dropped.get()};
+        return new long[] {received, droppedBefore.get(), droppedAfter.get()};
     }
 
     @Test

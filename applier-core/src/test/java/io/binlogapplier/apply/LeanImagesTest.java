@@ -10,13 +10,18 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-/** Which before-image columns a BINLOG statement keeps for a target table: only the primary key, and only where safe. */
-class LeanBeforeImagesTest {
+/**
+ * Which columns a BINLOG statement's images keep for a target table: before images only the primary
+ * key, and only where safe; after images always the generated columns and those with an ON UPDATE default.
+ */
+class LeanImagesTest {
     private static final ColumnInfo A = new ColumnInfo("a", 0, "int", "int", null, null, false, false);
     private static final ColumnInfo B = new ColumnInfo("b", 1, "varchar", "varchar(10)", "utf8mb4",
         "utf8mb4_general_ci", false, false);
     private static final ColumnInfo C = new ColumnInfo("c", 2, "int", "int", null, null, true, false);
     private static final ColumnInfo C_GENERATED = new ColumnInfo("c", 2, "int", "int", null, null, false, true);
+    private static final ColumnInfo C_ON_UPDATE = new ColumnInfo("c", 2, "timestamp", "timestamp(6)", null, null,
+        false, false, true);
 
     private static TableMap map(List<String> names) {
         return new TableMap(7, "db", "t", new int[] {BinlogType.LONG, BinlogType.VARCHAR, BinlogType.LONG},
@@ -39,7 +44,7 @@ class LeanBeforeImagesTest {
 
     @Test
     void anInnodbPrimaryKeyIsKeptWhereverItsColumnsAre() {
-        assertThat(LeanBeforeImages.keepColumns(map(null), table(List.of(A, B, C), List.of(2, 0), "InnoDB")))
+        assertThat(LeanImages.keepColumns(map(null), table(List.of(A, B, C), List.of(2, 0), "InnoDB")))
             .isEqualTo(bits(0, 2));
     }
 
@@ -49,26 +54,42 @@ class LeanBeforeImagesTest {
         TableSchema t = new TableSchema("db", "t", List.of(A, B, C), List.of(),
             List.of(new TableSchema.KeyInfo("u", List.of(0))), List.of(0), "InnoDB", true, false, List.of(), false);
 
-        assertThat(LeanBeforeImages.keepColumns(map(null), t)).isNull();
+        assertThat(LeanImages.keepColumns(map(null), t)).isNull();
     }
 
     @Test
     void anotherEngineKeepsWholeImages() {
-        assertThat(LeanBeforeImages.keepColumns(map(null), table(List.of(A, B, C), List.of(0), "Aria"))).isNull();
+        assertThat(LeanImages.keepColumns(map(null), table(List.of(A, B, C), List.of(0), "Aria"))).isNull();
     }
 
     @Test
     void aGeneratedKeyColumnKeepsWholeImages() {
-        assertThat(LeanBeforeImages.keepColumns(map(null), table(List.of(A, B, C_GENERATED), List.of(2), "InnoDB")))
+        assertThat(LeanImages.keepColumns(map(null), table(List.of(A, B, C_GENERATED), List.of(2), "InnoDB")))
             .isNull();
     }
 
     @Test
     void aSourceColumnOfAnotherNameAtTheKeysPositionKeepsWholeImages() {
         // binlog_row_metadata=FULL names the source's columns: b and c are swapped there
-        assertThat(LeanBeforeImages.keepColumns(map(List.of("a", "c", "b")), table(List.of(A, B, C), List.of(1),
+        assertThat(LeanImages.keepColumns(map(List.of("a", "c", "b")), table(List.of(A, B, C), List.of(1),
             "InnoDB"))).isNull();
-        assertThat(LeanBeforeImages.keepColumns(map(List.of("A", "c", "b")), table(List.of(A, B, C), List.of(0),
+        assertThat(LeanImages.keepColumns(map(List.of("A", "c", "b")), table(List.of(A, B, C), List.of(0),
             "InnoDB"))).isEqualTo(bits(0));
+    }
+
+    @Test
+    void afterImagesAlwaysKeepGeneratedColumnsAndThoseWithAnOnUpdateDefault() {
+        assertThat(LeanImages.keepInAfterImages(map(null), table(List.of(A, B, C), List.of(0), "InnoDB"))).isEqualTo(new BitSet());
+        assertThat(LeanImages.keepInAfterImages(map(null), table(List.of(A, B, C_GENERATED), List.of(0), "InnoDB")))
+            .isEqualTo(bits(2));
+        assertThat(LeanImages.keepInAfterImages(map(null), table(List.of(A, B, C_ON_UPDATE), List.of(0), "InnoDB")))
+            .isEqualTo(bits(2));
+    }
+
+    @Test
+    void aTargetColumnBeyondTheSourcesRowsIsNoneOfTheImages() {
+        ColumnInfo d = new ColumnInfo("d", 3, "timestamp", "timestamp", null, null, false, false, true);
+        assertThat(LeanImages.keepInAfterImages(map(null), table(List.of(A, B, C, d), List.of(0), "InnoDB")))
+            .isEqualTo(new BitSet());
     }
 }
