@@ -22,8 +22,8 @@ import java.util.BitSet;
  * <p>A column is unchanged when every row's before and after cell are the same bytes (or both
  * NULL); a column the after images hold but the before images do not is kept. Before images are
  * rewritten all or nothing: left whole when a column to keep is not in them (the source wrote a
- * partial image) or when nothing would be dropped. The body comes back itself when nothing is
- * dropped at all.
+ * partial image) or when nothing would be dropped. The body comes back itself when no column is
+ * dropped from either image.
  */
 public final class LeanRowImages {
     private LeanRowImages() {
@@ -32,7 +32,7 @@ public final class LeanRowImages {
     /**
      * The rewritten body, and how many bytes of before and of after images were left out.
      *
-     * @param body the rewritten body, or the body given when nothing was dropped
+     * @param body the rewritten body, or the body given when no column was dropped
      */
     public record Result(byte[] body, int beforeBytesDropped, int afterBytesDropped) {
     }

@@ -74,8 +74,9 @@ class LeanImagesIT {
             // later: an ON UPDATE column left as it was must not take the target's time (or the event's)
             SERVERS.source().execute("SET timestamp = 1800000000 + " + round, "BEGIN",
                 "UPDATE " + db + ".au SET v = v + 1, ts = ts WHERE id % 3 = 0",
-                "UPDATE " + db + ".au SET note = IF(note IS NULL, 'now set', NULL) WHERE id % 4 = 1",
-                "UPDATE " + db + ".au SET note = note WHERE id % 5 = 2",
+                // one event with only NULL -> value changes, one with only value -> NULL
+                "UPDATE " + db + ".au SET note = CONCAT('set ', id) WHERE note IS NULL AND id % 4 = 2",
+                "UPDATE " + db + ".au SET note = NULL WHERE note IS NOT NULL AND id % 4 = 1",
                 "COMMIT", "SET timestamp = DEFAULT");
             SERVERS.source().execute("BEGIN",
                 "UPDATE " + db + ".pk SET name = IF(name IS NULL, 'was null', NULL), n = n * 2, doc = CONCAT(doc, 'x')"
@@ -100,10 +101,16 @@ class LeanImagesIT {
             "  method: binlog\n"), "test", db);
 
         List<String> retries = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicLong afterDropped = new java.util.concurrent.atomic.AtomicLong();
         TestApplier.runUntilCurrent(cfg, new PipelineMetrics() {
             @Override
             public void retried(String reason) {
                 retries.add(reason);
+            }
+
+            @Override
+            public void leanImages(long beforeBytesDropped, long afterBytesDropped) {
+                afterDropped.addAndGet(afterBytesDropped);
             }
         });
 
@@ -112,6 +119,8 @@ class LeanImagesIT {
         // A BINLOG statement whose lean images found no row would be applied again as SQL, from whole images,
         // and the target would still match: no unit may have needed that.
         assertThat(retries).as("units rolled back and applied again").isEmpty();
+        // the after images were lean (each round's UPDATEs leave kilobytes of unchanged columns out)
+        assertThat(afterDropped.get()).as("after-image bytes left out").isGreaterThan(100_000);
     }
 
     @Test
