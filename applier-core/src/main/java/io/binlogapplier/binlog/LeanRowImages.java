@@ -86,17 +86,19 @@ public final class LeanRowImages {
         }
         int presentBefore = before.cardinality();
         int presentAfter = update ? after.cardinality() : 0;
+        int keptBefore = leanBefore != null ? leanBefore.cardinality() : presentBefore;
+        int keptAfter = leanAfter != null ? leanAfter.cardinality() : presentAfter;
         int beforeDropped = 0;
         int afterDropped = 0;
         while (r.hasRemaining()) {
             int from = r.position();
             int to = w;
-            w = copyImage(r, body, map, before, presentBefore, leanBefore, out, w);
+            w = copyImage(r, body, map, before, presentBefore, leanBefore, keptBefore, out, w);
             beforeDropped += (r.position() - from) - (w - to);
             if (update) {
                 from = r.position();
                 to = w;
-                w = copyImage(r, body, map, after, presentAfter, leanAfter, out, w);
+                w = copyImage(r, body, map, after, presentAfter, leanAfter, keptAfter, out, w);
                 afterDropped += (r.position() - from) - (w - to);
             }
         }
@@ -113,10 +115,11 @@ public final class LeanRowImages {
 
     /**
      * Copies the image at the reader's position to {@code out} at {@code w}, with only the columns
-     * of {@code keep} (a subset of {@code present}; null: all of them); returns the end written.
+     * of {@code keep} (a subset of {@code present}, {@code keepCount} of them; null: all of them);
+     * returns the end written.
      */
     private static int copyImage(ByteReader r, byte[] body, TableMap map, BitSet present, int presentCount,
-                                 BitSet keep, byte[] out, int w) {
+                                 BitSet keep, int keepCount, byte[] out, int w) {
         int from = r.position();
         if (keep == null) {
             RowImageDecoder.skip(r, map, present, presentCount);
@@ -126,7 +129,7 @@ public final class LeanRowImages {
         int nulls = r.position();
         r.skip((presentCount + 7) / 8);
         int keptNulls = w; // zeros already: no kept column is NULL until said so
-        w += (keep.cardinality() + 7) / 8;
+        w += (keepCount + 7) / 8;
         int j = 0;
         int k = 0;
         for (int i = present.nextSetBit(0); i >= 0; i = present.nextSetBit(i + 1)) {
