@@ -22,7 +22,7 @@ import java.time.Duration;
  * @param leanBeforeImages BINLOG statements to a MariaDB target carry, in the before images of UPDATE
  *     and DELETE row events on InnoDB tables with a primary key, only that key's columns
  * @param leanAfterImages BINLOG statements to a MariaDB target carry, in the after images of UPDATE
- *     row events on the same tables, only the columns whose value changed
+ *     row events on the same tables, only the columns whose value changed (off unless turned on)
  */
 public record ApplyConfig(
     ApplyMode mode,
@@ -48,6 +48,6 @@ public record ApplyConfig(
                        Duration unitMaxDelay, int ringEntries, long ringBytes, int retries, boolean netEffect,
                        ReadAheadConfig readAhead) {
         this(mode, method, workers, unitMaxTransactions, unitMaxBytes, unitMaxDelay, ringEntries, ringBytes, retries,
-            netEffect, readAhead, false, true, true);
+            netEffect, readAhead, false, true, false);
     }
 }

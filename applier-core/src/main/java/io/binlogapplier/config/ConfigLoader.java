@@ -245,7 +245,7 @@ public final class ConfigLoader {
         int retries = (int) r.integer("retries", 10, 0, 1000, false);
         boolean netEffect = r.bool("net_effect", true);
         boolean leanBeforeImages = r.bool("lean_before_images", true);
-        boolean leanAfterImages = r.bool("lean_after_images", true);
+        boolean leanAfterImages = r.bool("lean_after_images", false);
         ReadAheadConfig readAhead = readAhead(r.section("read_ahead"));
         r.rejectUnknown();
         return new ApplyConfig(mode, method, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries,

@@ -141,13 +141,14 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void leanAfterImagesAreOnUnlessTurnedOff() {
-        assertThat(parse(GOOD).apply().leanAfterImages()).isTrue();
-        var off = parse(GOOD.replace("workers: 1", "workers: 1\n  lean_after_images: false")).apply();
-        assertThat(off.leanAfterImages()).isFalse();
-        assertThat(off.leanBeforeImages()).as("the other switch").isTrue();
-        assertThat(parse(GOOD.replace("workers: 1", "workers: 1\n  lean_after_images: false")).withApplyMethod(
-            ApplyMethod.BINLOG).apply().leanAfterImages()).as("kept when auto resolves the method").isFalse();
+    void leanAfterImagesAreOffUnlessTurnedOn() {
+        assertThat(parse(GOOD).apply().leanAfterImages()).isFalse();
+        var on = parse(GOOD.replace("workers: 1", "workers: 1\n  lean_after_images: true")).apply();
+        assertThat(on.leanAfterImages()).isTrue();
+        assertThat(parse(GOOD.replace("workers: 1", "workers: 1\n  lean_before_images: false\n  lean_after_images: true"))
+            .apply().leanBeforeImages()).as("the other switch").isFalse();
+        assertThat(parse(GOOD.replace("workers: 1", "workers: 1\n  lean_after_images: true")).withApplyMethod(
+            ApplyMethod.BINLOG).apply().leanAfterImages()).as("kept when auto resolves the method").isTrue();
         assertThat(problems(GOOD.replace("workers: 1", "workers: 1\n  lean_after_images: 2")).problems())
             .hasSize(1).first().asString().startsWith("apply.lean_after_images:");
     }
