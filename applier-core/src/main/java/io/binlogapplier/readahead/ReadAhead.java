@@ -41,7 +41,7 @@ import java.util.function.LongSupplier;
  * statement time limit, undone before a connection goes back to the pool (one that fails is cut
  * instead). A failed read is counted and forgotten; nothing here can fail or slow the pipeline, which
  * applies every change exactly as it would without it. While {@code auto} finds no reason to read
- * ahead, {@link #offer} passes transactions over without queueing them, so the readers stay asleep;
+ * ahead (or its trial finds the workers no faster with it), {@link #offer} passes transactions over without queueing them, so the readers stay asleep;
  * they look again at each poll timeout. {@link #close} stops the threads.
  */
 public final class ReadAhead implements AutoCloseable {
@@ -63,7 +63,8 @@ public final class ReadAhead implements AutoCloseable {
 
     /**
      * What happened to row changes offered: read, late (a worker was there first), skipped (auto, and
-     * the target does not read from disk or more than two workers are busy), dropped (the queue was
+     * the target does not read from disk, more than two workers are busy, or a {@link Trial} found
+     * the workers no faster with read-ahead), dropped (the queue was
      * full), failed.
      */
     public interface Listener {
@@ -97,6 +98,8 @@ public final class ReadAhead implements AutoCloseable {
     private final Thread[] threads;
     private volatile ReadWindow window;
     private final DiskDemand demand = new DiskDemand();
+    /** Under {@code auto}: whether reading ahead makes the workers faster (guarded by {@code demand}). */
+    private final Trial trial = new Trial();
     private volatile boolean stopped;
     /** {@code auto} found no reason to read ahead at the readers' last look: offers are passed over. */
     private volatile boolean paused;
@@ -204,8 +207,8 @@ public final class ReadAhead implements AutoCloseable {
         queue.clear();
         queuedBytes.set(0);
         log.info("read-ahead: {} row changes read in {} statements, {} late (a worker was there first), {} skipped"
-            + " (auto: the target read next to nothing from disk, or more than " + AUTO_MAX_BUSY_WORKERS
-            + " workers were busy), {} dropped (queue full), {} failed", total("read"),
+            + " (auto: the target read next to nothing from disk, more than " + AUTO_MAX_BUSY_WORKERS
+            + " workers were busy, or read-ahead did not make them faster), {} dropped (queue full), {} failed", total("read"),
             statementsRun.sum(), total("late"), total("skipped"), total("dropped"), total("failed"));
     }
 
@@ -296,8 +299,9 @@ public final class ReadAhead implements AutoCloseable {
 
         /**
          * {@code enabled: true}, or {@code auto}, at most {@value #AUTO_MAX_BUSY_WORKERS} workers
-         * busy, and the target reads pages from its disk (sampled at most once a second, by
-         * whichever reader comes first).
+         * busy, the target reads pages from its disk (sampled at most once a second, by whichever
+         * reader comes first), and the {@link Trial} finds the workers faster with read-ahead than
+         * without it (or is in a phase that reads ahead).
          */
         private boolean wanted() {
             boolean wanted = decide();
@@ -309,27 +313,45 @@ public final class ReadAhead implements AutoCloseable {
             if (config.enabled() == ReadAheadConfig.Enabled.ON) {
                 return true;
             }
-            if (sources.busyWorkers().getAsInt() > AUTO_MAX_BUSY_WORKERS) {
-                return false;
-            }
+            boolean few = sources.busyWorkers().getAsInt() <= AUTO_MAX_BUSY_WORKERS;
             synchronized (demand) {
                 long now = System.nanoTime();
-                if (!demand.due(now)) {
-                    return demand.waiting();
-                }
-                boolean before = demand.waiting();
-                try (Statement s = connection().createStatement();
-                     ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_reads'")) {
-                    boolean now2 = rs.next() && demand.sample(now, rs.getLong(2));
-                    if (now2 != before) {
-                        log.debug("read-ahead {}", now2 ? "on: the target reads pages from disk"
-                            : "paused: the target reads next to nothing from disk");
-                    }
-                    return now2;
-                } catch (SQLException e) {
-                    demand.failed(now);
+                if (!few || !(demand.due(now) ? sample(now) : demand.waiting())) {
+                    trial.reset();
                     return false;
                 }
+                Trial.Result before = trial.last();
+                boolean on = trial.on(now, sources.frontier().getAsLong());
+                Trial.Result after = trial.last();
+                if (after != before) {
+                    String rates = String.format(java.util.Locale.ROOT, "the workers applied %.0f transactions a"
+                        + " second with it, %.0f without", after.withIt(), after.without());
+                    if (before == null || before.on() != after.on()) {
+                        log.info("read-ahead auto: {} for {} s: {}{}", after.on() ? "on" : "off",
+                            Trial.HOLD_MILLIS / 1000, rates, after.on() ? ""
+                                : " (it stays on only when they are " + Trial.MARGIN_PERCENT + "% faster with it)");
+                    } else {
+                        log.debug("read-ahead auto: stays {}: {}", after.on() ? "on" : "off", rates);
+                    }
+                }
+                return on;
+            }
+        }
+
+        /** Reads the target's disk reads; true when it reads pages from disk (callers hold {@code demand}). */
+        private boolean sample(long now) {
+            boolean before = demand.waiting();
+            try (Statement s = connection().createStatement();
+                 ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_reads'")) {
+                boolean waiting = rs.next() && demand.sample(now, rs.getLong(2));
+                if (waiting != before) {
+                    log.debug("read-ahead: the target {}", waiting ? "reads pages from disk"
+                        : "reads next to nothing from disk");
+                }
+                return waiting;
+            } catch (SQLException e) {
+                demand.failed(now);
+                return false;
             }
         }
 
