@@ -398,7 +398,7 @@ measure_once() { # measure_once J RUN: one run of contender J
   set_tls "${C_TLS[$j]}"
   fresh_target "$flush"
   rm -f "$WORK/run.error" "$WORK/ours.cpu"
-  local cpu0; cpu0=$(target_cpu)
+  local cpu0 disk0; cpu0=$(target_cpu); disk0=$(disk_sectors)
   r=$("run_$kind" "${args[@]}") || r=error # e.g. the target refused CHANGE MASTER; its message is above
   C_RUNS[j]+="$r "
   echo "$workload,$flush,$name,$i,$r,$(echo "$(target_cpu) - $cpu0" | bc),$(cat "$WORK/ours.cpu" 2>/dev/null || true)" \
@@ -407,7 +407,7 @@ measure_once() { # measure_once J RUN: one run of contender J
     echo "$workload,$flush,$name,$i,$r,$(sql "$TGT" "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME)
       FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('INNODB_BUFFER_POOL_READS',
       'INNODB_BUFFER_POOL_PAGES_FLUSHED', 'INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_BUFFER_POOL_WAIT_FREE')" \
-      2>/dev/null || echo ,,,)" \
+      2>/dev/null || echo ,,,),$(disk_mb "$disk0")" \
       >>"$OUT/io-stats.csv"
   fi
   if [ "$kind" = ours ] && [ "$BENCH_KEEP_LOGS" = 1 ]; then
@@ -462,6 +462,17 @@ target_cpu() { # target_cpu -> CPU seconds (user + system) the target's mariadbd
   awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$(cat "$WORK/target/mysqld.pid")/stat"
 }
 
+# The block device under $WORK, as /proc/diskstats names it (a partition or the whole disk), or nothing
+# (tmpfs, overlay): what the io_* runs read from and wrote to it, every process's I/O on it included.
+DISK_DEV=$(basename "$(df --output=source "$WORK" 2>/dev/null | tail -1)")
+disk_sectors() { # disk_sectors -> "SECTORS_READ SECTORS_WRITTEN" of $DISK_DEV so far, or nothing
+  awk -v d="$DISK_DEV" '$3 == d { print $6, $10 }' /proc/diskstats 2>/dev/null
+}
+disk_mb() { # disk_mb "READ0 WRITTEN0" -> "MB_READ,MB_WRITTEN" since, or ","
+  local a b; read -r a b <<<"$1"; set -- $(disk_sectors)
+  if [ -n "$a" ] && [ -n "${1:-}" ]; then echo "$(( ($1 - a) / 2048 )),$(( ($2 - b) / 2048 ))"; else echo ,; fi
+}
+
 ratio() { # ratio SECONDS BASE -> SECONDS/BASE with 2 decimals, or nothing
   if is_number "$1" && [ -n "$2" ]; then printf '%.2f' "$(echo "scale=4; $1 / $2" | bc)"; fi
 }
@@ -470,7 +481,7 @@ CSV="$OUT/results.csv"
 # CPU seconds of each run: the target server's (for the native replica that is all of it: I/O thread,
 # relay log, SQL threads) and binlog-applier's process
 echo "workload,flush,contender,run,seconds,target_cpu_seconds,applier_cpu_seconds" >"$OUT/cpu.csv"
-echo "workload,flush,contender,run,seconds,buffer_pool_pages_flushed,buffer_pool_reads,buffer_pool_read_requests,buffer_pool_wait_free" \
+echo "workload,flush,contender,run,seconds,buffer_pool_pages_flushed,buffer_pool_reads,buffer_pool_read_requests,buffer_pool_wait_free,disk_mb_read,disk_mb_written" \
   >"$OUT/io-stats.csv"
 echo "workload,transactions,flush,contender,seconds,transactions_per_second,ratio_to_best_native,ratio_to_native_serial,verdict" >"$CSV"
 : >"$OUT/loads.md"
