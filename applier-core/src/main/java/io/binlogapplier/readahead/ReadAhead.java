@@ -41,8 +41,9 @@ import java.util.function.LongSupplier;
  * statement time limit, undone before a connection goes back to the pool (one that fails is cut
  * instead). A failed read is counted and forgotten; nothing here can fail or slow the pipeline, which
  * applies every change exactly as it would without it. While {@code auto} finds no reason to read
- * ahead (or its trial finds the workers no faster with it), {@link #offer} passes transactions over without queueing them, so the readers stay asleep;
- * they look again at each poll timeout. {@link #close} stops the threads.
+ * ahead (or its {@link Trial} finds the workers no faster with it), {@link #offer} passes
+ * transactions over without queueing them, so the readers stay asleep; they look again at each poll
+ * timeout. {@link #close} stops the threads.
  */
 public final class ReadAhead implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReadAhead.class);
@@ -64,8 +65,7 @@ public final class ReadAhead implements AutoCloseable {
     /**
      * What happened to row changes offered: read, late (a worker was there first), skipped (auto, and
      * the target does not read from disk, more than two workers are busy, or a {@link Trial} found
-     * the workers no faster with read-ahead), dropped (the queue was
-     * full), failed.
+     * the workers no faster with read-ahead), dropped (the queue was full), failed.
      */
     public interface Listener {
         void rows(String outcome, long rows, long statements);
@@ -145,8 +145,9 @@ public final class ReadAhead implements AutoCloseable {
                 int rows = (int) Math.max(1, Math.min(config.rows(), pages / 8));
                 window = new ReadWindow(rows);
                 log.info("read-ahead ({}): {} connections, at most {} row changes ahead (apply.read_ahead.rows {}, an"
-                    + " eighth of the target's {} buffer pool pages)", config.enabled() == ReadAheadConfig.Enabled.AUTO ? "auto: while the target reads"
-                    + " pages from disk" : "on", threads.length, rows, config.rows(), pages);
+                    + " eighth of the target's {} buffer pool pages)", config.enabled() == ReadAheadConfig.Enabled.AUTO
+                    ? "auto: while the target reads pages from disk and a trial finds the workers faster with it" : "on",
+                    threads.length, rows, config.rows(), pages);
             }
         } catch (SQLException e) {
             log.info("read-ahead: {} connections, at most {} row changes ahead (the buffer pool size is unknown: {})",
@@ -208,8 +209,8 @@ public final class ReadAhead implements AutoCloseable {
         queuedBytes.set(0);
         log.info("read-ahead: {} row changes read in {} statements, {} late (a worker was there first), {} skipped"
             + " (auto: the target read next to nothing from disk, more than " + AUTO_MAX_BUSY_WORKERS
-            + " workers were busy, or read-ahead did not make them faster), {} dropped (queue full), {} failed", total("read"),
-            statementsRun.sum(), total("late"), total("skipped"), total("dropped"), total("failed"));
+            + " workers were busy, or read-ahead did not make them faster), {} dropped (queue full), {} failed",
+            total("read"), statementsRun.sum(), total("late"), total("skipped"), total("dropped"), total("failed"));
     }
 
     private long total(String outcome) {
