@@ -37,9 +37,9 @@ final class GovernorWatch implements AutoCloseable {
     /** @param connection owned from here on: closed when the watch ends */
     void start(Connection connection) {
         this.connection = connection;
-        log.info("workers auto: 1 of {} takes new units while the target works from memory; more, doubling every"
-            + " {} ms, while it reads at least {} pages a second from disk (Innodb_buffer_pool_reads), half as many"
-            + " after {} s below {}", max, INTERVAL_MILLIS, WorkerGovernor.UP_PAGES_PER_SECOND,
+        log.info("workers auto: 1 of {} takes new units while the target works from memory; more, {} times as many"
+            + " every {} ms, while it reads at least {} pages a second from disk (Innodb_buffer_pool_reads), half as"
+            + " many after {} s below {}", max, WorkerGovernor.GROWTH, INTERVAL_MILLIS, WorkerGovernor.UP_PAGES_PER_SECOND,
             WorkerGovernor.QUIET_NANOS / 1_000_000_000L, WorkerGovernor.DOWN_PAGES_PER_SECOND);
         thread.start();
     }

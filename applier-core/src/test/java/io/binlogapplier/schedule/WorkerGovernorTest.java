@@ -27,25 +27,25 @@ class WorkerGovernorTest {
     }
 
     @Test
-    void aTargetReadingFromDiskDoublesTheWorkersAtEachReadingUpToTheMaximum() {
+    void aTargetReadingFromDiskQuadruplesTheWorkersAtEachReadingUpToTheMaximum() {
         WorkerGovernor g = new WorkerGovernor(16);
         long[] clock = {0};
         long[] reads = {0};
         g.sample(clock[0], reads[0]);
-        assertThat(run(g, clock, reads, 5_000, 1)).isEqualTo(2);
         assertThat(run(g, clock, reads, 5_000, 1)).isEqualTo(4);
-        assertThat(run(g, clock, reads, 5_000, 1)).isEqualTo(8);
         assertThat(run(g, clock, reads, 5_000, 1)).isEqualTo(16);
         assertThat(run(g, clock, reads, 5_000, 10)).isEqualTo(16);
         assertThat(g.lastRate()).isEqualTo(5_000);
     }
 
     @Test
-    void theMaximumIsNotARoundNumberOfDoublings() {
+    void theMaximumIsNotAPowerOfTheGrowth() {
         WorkerGovernor g = new WorkerGovernor(6);
         long[] clock = {0};
         long[] reads = {0};
         g.sample(0, 0);
+        assertThat(run(g, clock, reads, 2_000, 1)).isEqualTo(4);
+        assertThat(run(g, clock, reads, 2_000, 1)).isEqualTo(6);
         assertThat(run(g, clock, reads, 2_000, 3)).isEqualTo(6);
     }
 
@@ -63,8 +63,8 @@ class WorkerGovernorTest {
     void theRateIsPerSecondWhateverTheSpacingOfReadings() {
         WorkerGovernor g = new WorkerGovernor(16);
         g.sample(0, 0);
-        assertThat(g.sample(SECOND / 2, 600)).as("600 pages in half a second is 1,200 a second").isEqualTo(2);
-        assertThat(g.sample(SECOND / 2 + 3 * SECOND, 600 + 2_400)).as("2,400 in 3 s is 800 a second").isEqualTo(2);
+        assertThat(g.sample(SECOND / 2, 600)).as("600 pages in half a second is 1,200 a second").isEqualTo(4);
+        assertThat(g.sample(SECOND / 2 + 3 * SECOND, 600 + 2_400)).as("2,400 in 3 s is 800 a second").isEqualTo(4);
     }
 
     @Test
@@ -88,7 +88,7 @@ class WorkerGovernorTest {
         long[] clock = {0};
         long[] reads = {0};
         g.sample(0, 0);
-        run(g, clock, reads, 5_000, 2);
+        run(g, clock, reads, 5_000, 1);
         assertThat(g.active()).isEqualTo(4);
         assertThat(run(g, clock, reads, 500, 30)).as("between 200 and 1,000 a second: neither").isEqualTo(4);
         run(g, clock, reads, 0, 4);
@@ -102,14 +102,14 @@ class WorkerGovernorTest {
         WorkerGovernor g = new WorkerGovernor(16);
         g.sample(0, 0);
         g.sample(SECOND / 2, 5_000);
-        assertThat(g.active()).isEqualTo(2);
+        assertThat(g.active()).isEqualTo(4);
         long t = SECOND / 2;
         for (int i = 0; i < 9; i++) {
             t += SECOND / 2;
-            assertThat(g.sample(t, 5_000)).as("quiet for %d ms", (i + 1) * 500).isEqualTo(2);
+            assertThat(g.sample(t, 5_000)).as("quiet for %d ms", (i + 1) * 500).isEqualTo(4);
         }
         t += SECOND / 2;
-        assertThat(g.sample(t, 5_000)).as("quiet for 5 s, in ten readings").isEqualTo(1);
+        assertThat(g.sample(t, 5_000)).as("quiet for 5 s, in ten readings").isEqualTo(2);
     }
 
     @Test
@@ -117,7 +117,7 @@ class WorkerGovernorTest {
         WorkerGovernor g = new WorkerGovernor(16);
         g.sample(0, 10_000_000);
         assertThat(g.sample(SECOND, 50)).as("the target restarted: no rate from a negative difference").isEqualTo(1);
-        assertThat(g.sample(2 * SECOND, 5_050)).isEqualTo(2);
+        assertThat(g.sample(2 * SECOND, 5_050)).isEqualTo(4);
     }
 
     @Test
