@@ -96,22 +96,23 @@ class ParallelIT {
             "optimistic", 1, null), "t", "lw"));
         SERVERS.source().execute("USE lockwait; BEGIN; INSERT INTO lockwait.bulk SELECT seq, 'x' FROM seq_1_to_20000;"
             + " UPDATE lockwait.grandchild SET v = 1 WHERE id = 1; COMMIT", "DELETE FROM lockwait.parent WHERE id = 1");
-        java.util.concurrent.atomic.AtomicInteger retries = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> retries = new java.util.concurrent.CopyOnWriteArrayList<>();
         PipelineMetrics counting = new PipelineMetrics() {
             @Override
             public void retried(String reason) {
-                retries.incrementAndGet();
+                retries.add(reason);
             }
         };
-        long started = System.nanoTime();
 
         TestApplier.runUntilCurrent(new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), "lw", start,
             "optimistic", 2, "  method: sql\n  unit_max_transactions: 1\n"), "t", "lw"), counting);
 
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "lockwait");
-        assertThat(retries.get()).as("the later unit gave way at least once").isPositive();
-        assertThat(System.nanoTime() - started).as("resolved well before innodb_lock_wait_timeout (10 s)")
-            .isLessThan(8_000_000_000L);
+        // The safety net preempts the later unit; without it the earlier one would wait out
+        // innodb_lock_wait_timeout and retry as lock_wait_timeout. The reasons say which happened, where a
+        // wall-clock bound on the whole run would also count a slow machine's start-up.
+        assertThat(retries).as("the later unit gave way").contains("preempted")
+            .doesNotContain("lock_wait_timeout", "deadlock");
     }
 
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} mode, 4 workers, apply.method {1}")

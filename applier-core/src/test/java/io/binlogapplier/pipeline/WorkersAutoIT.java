@@ -89,11 +89,12 @@ class WorkersAutoIT {
 
         @Override
         public void streamStarted(PipelineProbe probe) {
+            // the first sample here, on the pipeline's thread: a sampler thread slow to start could miss the
+            // count of the start (the governor's second reading comes 500 ms after its first)
+            sample(probe);
             Thread t = new Thread(() -> {
                 while (!stopped) {
-                    int n = probe.activeWorkers();
-                    min.accumulateAndGet(n, Math::min);
-                    max.accumulateAndGet(n, Math::max);
+                    sample(probe);
                     try {
                         Thread.sleep(20);
                     } catch (InterruptedException e) {
@@ -104,6 +105,12 @@ class WorkersAutoIT {
             t.setDaemon(true);
             sampler.set(t);
             t.start();
+        }
+
+        private void sample(PipelineProbe probe) {
+            int n = probe.activeWorkers();
+            min.accumulateAndGet(n, Math::min);
+            max.accumulateAndGet(n, Math::max);
         }
 
         void stop() throws InterruptedException {
