@@ -8,7 +8,11 @@ import java.time.Duration;
  * @param method how row changes reach the target
  * @param workers worker connections applying units in parallel ({@link #AUTO_WORKERS} under
  *     {@code workers: auto})
- * @param unitMaxTransactions block commit: most source transactions in one target transaction
+ * @param unitMaxTransactions block commit: most source transactions in one target transaction while
+ *     more than one worker takes units
+ * @param unitMaxTransactionsAlone the same while one worker takes units ({@link
+ *     #UNIT_MAX_TRANSACTIONS_ALONE} under {@code unit_max_transactions: auto}, else equal to
+ *     {@code unitMaxTransactions})
  * @param unitMaxBytes block commit: most row-event bytes in one target transaction
  * @param unitMaxDelay block commit: a unit is cut once its first transaction waited this long
  * @param ringEntries the ring's capacity in entries (a power of two)
@@ -29,6 +33,7 @@ public record ApplyConfig(
     ApplyMethod method,
     int workers,
     int unitMaxTransactions,
+    int unitMaxTransactionsAlone,
     long unitMaxBytes,
     Duration unitMaxDelay,
     int ringEntries,
@@ -42,12 +47,16 @@ public record ApplyConfig(
 ) {
     /** The connections {@code workers: auto} opens, and the most workers it uses at once. */
     public static final int AUTO_WORKERS = 16;
+    /** {@code unit_max_transactions: auto}: most transactions per unit while more than one worker takes units. */
+    public static final int UNIT_MAX_TRANSACTIONS = 200;
+    /** {@code unit_max_transactions: auto}: most transactions per unit while one worker takes units. */
+    public static final int UNIT_MAX_TRANSACTIONS_ALONE = 2000;
 
     /** A fixed number of workers. */
     public ApplyConfig(ApplyMode mode, ApplyMethod method, int workers, int unitMaxTransactions, long unitMaxBytes,
                        Duration unitMaxDelay, int ringEntries, long ringBytes, int retries, boolean netEffect,
                        ReadAheadConfig readAhead) {
-        this(mode, method, workers, unitMaxTransactions, unitMaxBytes, unitMaxDelay, ringEntries, ringBytes, retries,
-            netEffect, readAhead, false, true, false);
+        this(mode, method, workers, unitMaxTransactions, unitMaxTransactions, unitMaxBytes, unitMaxDelay, ringEntries,
+            ringBytes, retries, netEffect, readAhead, false, true, false);
     }
 }

@@ -229,7 +229,13 @@ public final class ConfigLoader {
         if (workersAuto) {
             workers = ApplyConfig.AUTO_WORKERS;
         }
-        int unitTx = (int) r.integer("unit_max_transactions", 200, 1, 100_000, false);
+        int unitTx = r.parsed("unit_max_transactions", AUTO, ConfigLoader::unitMaxTransactions,
+            "auto or a whole number from 1 to 100000");
+        int unitTxAlone = unitTx;
+        if (unitTx == AUTO) {
+            unitTx = ApplyConfig.UNIT_MAX_TRANSACTIONS;
+            unitTxAlone = ApplyConfig.UNIT_MAX_TRANSACTIONS_ALONE;
+        }
         long unitBytes = r.size("unit_max_bytes", 16L << 20, 1, 1L << 40);
         Duration unitDelay = r.duration("unit_max_delay", Duration.ofMillis(200), Duration.ZERO);
         int ringEntries = (int) r.integer("ring_entries", 4096, 16, 1 << 20, false);
@@ -248,7 +254,7 @@ public final class ConfigLoader {
         boolean leanAfterImages = r.bool("lean_after_images", false);
         ReadAheadConfig readAhead = readAhead(r.section("read_ahead"));
         r.rejectUnknown();
-        return new ApplyConfig(mode, method, workers, unitTx, unitBytes, unitDelay, ringEntries, ringBytes, retries,
+        return new ApplyConfig(mode, method, workers, unitTx, unitTxAlone, unitBytes, unitDelay, ringEntries, ringBytes, retries,
             netEffect, readAhead, workersAuto, leanBeforeImages, leanAfterImages);
     }
 
@@ -256,6 +262,17 @@ public final class ConfigLoader {
     private static final int AUTO = -1;
 
     /** {@code apply.workers}: {@code auto} ({@link #AUTO}), or 1 to 256; null for anything else. */
+    private static Integer unitMaxTransactions(String v) {
+        if (v.equals("auto")) {
+            return AUTO;
+        }
+        if (!v.matches("[0-9]{1,6}")) {
+            return null;
+        }
+        int n = Integer.parseInt(v);
+        return n >= 1 && n <= 100_000 ? n : null;
+    }
+
     private static Integer workers(String v) {
         if (v.equals("auto")) {
             return AUTO;

@@ -155,8 +155,8 @@ public final class Pipeline {
             throw TargetErrors.connect(e);
         }
         UnitScheduler scheduler = new UnitScheduler(config.apply().mode(), workers,
-            new UnitBounds(config.apply().unitMaxTransactions(), config.apply().unitMaxBytes(),
-                config.apply().unitMaxDelay().toNanos()),
+            new UnitBounds(config.apply().unitMaxTransactions(), config.apply().unitMaxTransactionsAlone(),
+                config.apply().unitMaxBytes(), config.apply().unitMaxDelay().toNanos()),
             new GtidTracker(saved.position().gtids()), saved.position().resumeBy());
         TraitsBuilder traitsBuilder = new TraitsBuilder(schemas, schedulerConnection, config.apply().mode());
         SchedulerHandler schedulerHandler = new SchedulerHandler("applier-" + name + "-scheduler", scheduler, faults,
@@ -227,7 +227,8 @@ public final class Pipeline {
             log.info("{}", rules);
         }
         metrics.streamStarted(new Probe(ring, pub, states, seq,
-            config.apply().ringEntries() + workers * config.apply().unitMaxTransactions(),
+            config.apply().ringEntries() + workers * Math.max(config.apply().unitMaxTransactions(),
+                config.apply().unitMaxTransactionsAlone()),
             active));
 
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,

@@ -217,7 +217,7 @@ public final class UnitScheduler {
         if (t.part() != 0 || traits.barrier() || unit.barrier || !t.lastPart()) {
             return false;
         }
-        if (unit.transactions >= bounds.maxTransactions() || unit.bytes + t.sizeBytes() > bounds.maxBytes()
+        if (unit.transactions >= bounds.maxTransactions(active) || unit.bytes + t.sizeBytes() > bounds.maxBytes()
             || nowNanos - unit.startNanos >= bounds.maxDelayNanos()) {
             return false;
         }

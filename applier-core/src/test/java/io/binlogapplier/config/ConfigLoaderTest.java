@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -168,6 +169,25 @@ class ConfigLoaderTest {
             .containsExactly("apply.workers: must be auto or a whole number from 1 to 256, not 'many'");
         assertThat(problems(GOOD.replace("workers: 1", "workers: -3")).problems())
             .containsExactly("apply.workers: must be auto or a whole number from 1 to 256, not '-3'");
+    }
+
+    @Test
+    void unitMaxTransactionsIsAutoOrOneNumberForAnyWorkers() {
+        ApplyConfig absent = parse(GOOD).apply();
+        assertThat(absent.unitMaxTransactions()).as("more than one worker taking units").isEqualTo(200);
+        assertThat(absent.unitMaxTransactionsAlone()).as("one worker taking units").isEqualTo(2000);
+        ApplyConfig auto = parse(GOOD.replace("workers: 1", "workers: 1\n  unit_max_transactions: auto")).apply();
+        assertThat(List.of(auto.unitMaxTransactions(), auto.unitMaxTransactionsAlone())).containsExactly(200, 2000);
+        ApplyConfig fixed = parse(GOOD.replace("workers: 1", "workers: 1\n  unit_max_transactions: 50")).apply();
+        assertThat(List.of(fixed.unitMaxTransactions(), fixed.unitMaxTransactionsAlone())).containsExactly(50, 50);
+        assertThat(parse(GOOD.replace("workers: 1", "workers: 1\n  unit_max_transactions: 100000")).apply()
+            .unitMaxTransactionsAlone()).isEqualTo(100_000);
+
+        for (String bad : List.of("0", "100001", "lots", "-5")) {
+            assertThat(problems(GOOD.replace("workers: 1", "workers: 1\n  unit_max_transactions: " + bad)).problems())
+                .containsExactly("apply.unit_max_transactions: must be auto or a whole number from 1 to 100000, not '"
+                    + bad + "'");
+        }
     }
 
     @Test

@@ -80,6 +80,30 @@ class UnitSchedulerTest {
     }
 
     @Test
+    void unitsHoldMoreTransactionsWhileOneWorkerTakesThem() {
+        List<Transaction> txs = new ArrayList<>();
+        for (int i = 1; i <= 7; i++) {
+            txs.add(Transactions.mariadb(i, i));
+        }
+        UnitBounds bounds = new UnitBounds(2, 5, 1L << 30, Long.MAX_VALUE);
+        assertThat(run(scheduler(ApplyMode.OPTIMISTIC, 1, bounds), txs, plain(7), 0))
+            .as("one worker configured").extracting(Decision::unitId).containsExactly(1L, 1L, 1L, 1L, 1L, 2L, 2L);
+
+        UnitScheduler auto = scheduler(ApplyMode.OPTIMISTIC, 4, bounds);
+        auto.activeWorkers(1);
+        assertThat(run(auto, txs, plain(7), 0))
+            .as("one of four taking units").extracting(Decision::unitId).containsExactly(1L, 1L, 1L, 1L, 1L, 2L, 2L);
+
+        List<Transaction> later = new ArrayList<>();
+        for (int i = 8; i <= 12; i++) {
+            later.add(Transactions.mariadb(i, i));
+        }
+        auto.activeWorkers(4);
+        assertThat(run(auto, later, plain(5), 0))
+            .as("four taking units").extracting(Decision::unitId).containsExactly(3L, 3L, 4L, 4L, 5L);
+    }
+
+    @Test
     void aUnitOlderThanTheDelayBoundIsCut() {
         UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 1, new UnitBounds(100, 1L << 30, 1_000));
         Transaction t1 = Transactions.mariadb(1, 1);
