@@ -50,7 +50,7 @@ public record ApplyConfig(
     /** {@code unit_max_transactions: auto}: most transactions per unit while more than one worker takes units. */
     public static final int UNIT_MAX_TRANSACTIONS = 200;
     /** {@code unit_max_transactions: auto}: most transactions per unit while one worker takes units. */
-    public static final int UNIT_MAX_TRANSACTIONS_ALONE = 2000;
+    public static final int UNIT_MAX_TRANSACTIONS_ALONE = 1000;
 
     /** A fixed number of workers. */
     public ApplyConfig(ApplyMode mode, ApplyMethod method, int workers, int unitMaxTransactions, long unitMaxBytes,

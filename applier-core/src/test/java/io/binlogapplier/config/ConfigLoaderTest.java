@@ -175,9 +175,9 @@ class ConfigLoaderTest {
     void unitMaxTransactionsIsAutoOrOneNumberForAnyWorkers() {
         ApplyConfig absent = parse(GOOD).apply();
         assertThat(absent.unitMaxTransactions()).as("more than one worker taking units").isEqualTo(200);
-        assertThat(absent.unitMaxTransactionsAlone()).as("one worker taking units").isEqualTo(2000);
+        assertThat(absent.unitMaxTransactionsAlone()).as("one worker taking units").isEqualTo(1000);
         ApplyConfig auto = parse(GOOD.replace("workers: 1", "workers: 1\n  unit_max_transactions: auto")).apply();
-        assertThat(List.of(auto.unitMaxTransactions(), auto.unitMaxTransactionsAlone())).containsExactly(200, 2000);
+        assertThat(List.of(auto.unitMaxTransactions(), auto.unitMaxTransactionsAlone())).containsExactly(200, 1000);
         ApplyConfig fixed = parse(GOOD.replace("workers: 1", "workers: 1\n  unit_max_transactions: 50")).apply();
         assertThat(List.of(fixed.unitMaxTransactions(), fixed.unitMaxTransactionsAlone())).containsExactly(50, 50);
         assertThat(parse(GOOD.replace("workers: 1", "workers: 1\n  unit_max_transactions: 100000")).apply()
