@@ -224,12 +224,12 @@ public final class ConfigLoader {
         // waits on its disk (docs/configuration.md, "Workers: a number or auto")
         ApplyMode mode = r.choice("mode", ApplyMode.OPTIMISTIC, ApplyMode.class);
         ApplyMethod method = r.choice("method", ApplyMethod.AUTO, ApplyMethod.class);
-        int workers = r.parsed("workers", AUTO, ConfigLoader::workers, "auto or a whole number from 1 to 256");
+        int workers = r.parsed("workers", AUTO, v -> autoOrUpTo(v, 256), "auto or a whole number from 1 to 256");
         boolean workersAuto = workers == AUTO;
         if (workersAuto) {
             workers = ApplyConfig.AUTO_WORKERS;
         }
-        int unitTx = r.parsed("unit_max_transactions", AUTO, ConfigLoader::unitMaxTransactions,
+        int unitTx = r.parsed("unit_max_transactions", AUTO, v -> autoOrUpTo(v, 100_000),
             "auto or a whole number from 1 to 100000");
         int unitTxAlone = unitTx;
         if (unitTx == AUTO) {
@@ -254,34 +254,23 @@ public final class ConfigLoader {
         boolean leanAfterImages = r.bool("lean_after_images", false);
         ReadAheadConfig readAhead = readAhead(r.section("read_ahead"));
         r.rejectUnknown();
-        return new ApplyConfig(mode, method, workers, unitTx, unitTxAlone, unitBytes, unitDelay, ringEntries, ringBytes, retries,
-            netEffect, readAhead, workersAuto, leanBeforeImages, leanAfterImages);
+        return new ApplyConfig(mode, method, workers, unitTx, unitTxAlone, unitBytes, unitDelay, ringEntries, ringBytes,
+            retries, netEffect, readAhead, workersAuto, leanBeforeImages, leanAfterImages);
     }
 
-    /** {@code apply.workers: auto}, as {@link #workers} returns it. */
+    /** {@code auto}, as {@link #autoOrUpTo} returns it. */
     private static final int AUTO = -1;
 
-    /** {@code apply.workers}: {@code auto} ({@link #AUTO}), or 1 to 256; null for anything else. */
-    private static Integer unitMaxTransactions(String v) {
+    /** {@code auto} ({@link #AUTO}), or a whole number from 1 to {@code max}; null for anything else. */
+    private static Integer autoOrUpTo(String v, int max) {
         if (v.equals("auto")) {
             return AUTO;
         }
-        if (!v.matches("[0-9]{1,6}")) {
+        if (!v.matches("[0-9]{1,9}")) {
             return null;
         }
         int n = Integer.parseInt(v);
-        return n >= 1 && n <= 100_000 ? n : null;
-    }
-
-    private static Integer workers(String v) {
-        if (v.equals("auto")) {
-            return AUTO;
-        }
-        if (!v.matches("[0-9]{1,3}")) {
-            return null;
-        }
-        int n = Integer.parseInt(v);
-        return n >= 1 && n <= 256 ? n : null;
+        return n >= 1 && n <= max ? n : null;
     }
 
     private static ReadAheadConfig readAhead(ConfigReader r) {
