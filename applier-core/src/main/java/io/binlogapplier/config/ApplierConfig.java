@@ -24,8 +24,8 @@ public record ApplierConfig(String name, SourceConfig source, TargetConfig targe
     public ApplierConfig withApplyMethod(ApplyMethod method) {
         ApplyConfig a = apply;
         return new ApplierConfig(name, source, target, new ApplyConfig(a.mode(), method, a.workers(),
-            a.unitMaxTransactions(), a.unitMaxTransactionsAlone(), a.unitMaxBytes(), a.unitMaxDelay(), a.ringEntries(), a.ringBytes(), a.retries(),
-            a.netEffect(), a.readAhead(), a.workersAuto(), a.leanBeforeImages(),
+            a.unitMaxTransactions(), a.unitMaxTransactionsAlone(), a.unitMaxBytes(), a.unitMaxDelay(), a.ringEntries(),
+            a.ringBytes(), a.retries(), a.netEffect(), a.readAhead(), a.workersAuto(), a.leanBeforeImages(),
             a.leanAfterImages()),
             filter, metrics, durability, verify, log);
     }

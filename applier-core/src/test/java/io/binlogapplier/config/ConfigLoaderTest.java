@@ -176,6 +176,8 @@ class ConfigLoaderTest {
         ApplyConfig absent = parse(GOOD).apply();
         assertThat(absent.unitMaxTransactions()).as("more than one worker taking units").isEqualTo(200);
         assertThat(absent.unitMaxTransactionsAlone()).as("one worker taking units").isEqualTo(1000);
+        assertThat(parse(GOOD).withApplyMethod(ApplyMethod.BINLOG).apply().unitMaxTransactionsAlone())
+            .as("kept when auto resolves the method").isEqualTo(1000);
         ApplyConfig auto = parse(GOOD.replace("workers: 1", "workers: 1\n  unit_max_transactions: auto")).apply();
         assertThat(List.of(auto.unitMaxTransactions(), auto.unitMaxTransactionsAlone())).containsExactly(200, 1000);
         ApplyConfig fixed = parse(GOOD.replace("workers: 1", "workers: 1\n  unit_max_transactions: 50")).apply();
