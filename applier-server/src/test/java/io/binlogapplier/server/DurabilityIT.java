@@ -45,7 +45,10 @@ class DurabilityIT {
         insert("stopdb", 500);
         SERVERS.source().execute("UPDATE stopdb.u SET v = 1 WHERE id = 1");
         insert("stopdb", 500);
-        Path cfg = Configs.write(TestApplier.yaml(SERVERS.servers(), "stop", start, "conservative", 1, null));
+        // Units of 200 (with one worker, auto would allow 1,000): the first ones commit before the unit that
+        // meets the locked row, so the applier is seen applying, then waiting.
+        Path cfg = Configs.write(TestApplier.yaml(SERVERS.servers(), "stop", start, "conservative", 1,
+            "  unit_max_transactions: 200\n"));
 
         try (Connection lock = SERVERS.target().connect(); CliRun run = CliRun.start("run", "--config", cfg.toString())) {
             hold(lock, "stopdb");
