@@ -154,9 +154,10 @@ public final class Pipeline {
         } catch (SQLException e) {
             throw TargetErrors.connect(e);
         }
-        UnitScheduler scheduler = new UnitScheduler(config.apply().mode(), workers,
-            new UnitBounds(config.apply().unitMaxTransactions(), config.apply().unitMaxTransactionsAlone(),
-                config.apply().unitMaxBytes(), config.apply().unitMaxDelay().toNanos()),
+        UnitBounds bounds = new UnitBounds(config.apply().unitMaxTransactions(),
+            config.apply().unitMaxTransactionsAlone(), config.apply().unitMaxBytes(),
+            config.apply().unitMaxDelay().toNanos());
+        UnitScheduler scheduler = new UnitScheduler(config.apply().mode(), workers, bounds,
             new GtidTracker(saved.position().gtids()), saved.position().resumeBy());
         TraitsBuilder traitsBuilder = new TraitsBuilder(schemas, schedulerConnection, config.apply().mode());
         SchedulerHandler schedulerHandler = new SchedulerHandler("applier-" + name + "-scheduler", scheduler, faults,
@@ -227,8 +228,7 @@ public final class Pipeline {
             log.info("{}", rules);
         }
         metrics.streamStarted(new Probe(ring, pub, states, seq,
-            config.apply().ringEntries() + workers * Math.max(config.apply().unitMaxTransactions(),
-                config.apply().unitMaxTransactionsAlone()),
+            config.apply().ringEntries() + workers * bounds.mostTransactions(),
             active));
 
         TransactionAssembler assembler = new TransactionAssembler(saved.position().coordinates().file(), PART_BYTES,

@@ -16,6 +16,11 @@ public record UnitBounds(int maxTransactions, int maxTransactionsAlone, long max
         this(maxTransactions, maxTransactions, maxBytes, maxDelayNanos);
     }
 
+    /** The most transactions a unit may hold, whatever the workers. */
+    public int mostTransactions() {
+        return Math.max(maxTransactions, maxTransactionsAlone);
+    }
+
     /** The bound on transactions while {@code activeWorkers} workers take units. */
     public int maxTransactions(int activeWorkers) {
         return activeWorkers == 1 ? maxTransactionsAlone : maxTransactions;
