@@ -9,10 +9,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * the scheduler and all workers; each caller loads through its own connection.
  */
 public final class TableSchemaCache {
-    private final ConcurrentHashMap<String, TableSchema> tables = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Name, TableSchema> tables = new ConcurrentHashMap<>();
+
+    /** A table's name as a key: asked for every rows event, so no string is built to look it up. */
+    private record Name(String schema, String table) {
+    }
 
     public TableSchema get(String schema, String table, Connection c) throws SQLException {
-        String key = schema + "\u0000" + table;
+        Name key = new Name(schema, table);
         TableSchema t = tables.get(key);
         if (t == null) {
             t = TableSchemaLoader.load(c, schema, table);
@@ -26,7 +30,7 @@ public final class TableSchemaCache {
 
     /** The table's metadata if it is loaded now, else null; never loads (so never races a DDL). */
     public TableSchema cached(String schema, String table) {
-        return tables.get(schema + "\u0000" + table);
+        return tables.get(new Name(schema, table));
     }
 
     /** Forget everything: called once a DDL has run on the target (before any later unit starts). */

@@ -1,12 +1,12 @@
 package io.binlogapplier.binlog;
 
-import java.nio.ByteBuffer;
+import java.io.InputStream;
 import java.util.Base64;
 import java.util.zip.CRC32;
 
 /**
  * A growable buffer of encoded events (v4 header + body [+ CRC32]), for BINLOG statements: events
- * are written into it in place, with no array per event, and leave it as base64 in one pass. The
+ * are written into it in place, with no array per event, and leave it as base64 as it is read. The
  * STMT_END_F flag of a rows event is set or cleared as it is written. Reused: {@link #reset}.
  */
 public final class EventBuffer {
@@ -74,9 +74,104 @@ public final class EventBuffer {
         size = 0;
     }
 
-    /** The contents, base64-encoded (the text of a BINLOG statement). */
-    public byte[] base64() {
-        return Base64.getEncoder().encode(ByteBuffer.wrap(bytes, 0, size)).array();
+    /** Base64 characters per chunk {@link #base64Stream} encodes: 2,048 groups of four. */
+    private static final int STREAM_CHUNK = 8192;
+
+    /** The length of the contents as base64 (the text of a BINLOG statement), in bytes. */
+    public int base64Length() {
+        return (int) (4L * ((size + 2) / 3));
+    }
+
+    /**
+     * The contents as base64 (the text of a BINLOG statement), encoded a chunk at a time as it
+     * is read: no array the size of the text is made (a BINLOG statement's text is read once, by
+     * the driver, into its packets). Valid until the buffer changes.
+     */
+    public InputStream base64Stream() {
+        return new Base64Stream();
+    }
+
+    private final class Base64Stream extends InputStream {
+        private final byte[] raw = new byte[STREAM_CHUNK / 4 * 3];
+        private final byte[] chunk = new byte[STREAM_CHUNK];
+        private int rawAt; // the contents' first byte not yet encoded
+        private int chunkRaw; // where in the contents the chunk held now starts
+        private int chunkAt; // the chunk's next byte to hand out
+        private int chunkEnd;
+        private int markRaw;
+        private int markAt;
+
+        @Override
+        public int read() {
+            if (!fill()) {
+                return -1;
+            }
+            return chunk[chunkAt++] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            if (len == 0) {
+                return 0;
+            }
+            int n = 0;
+            while (n < len && fill()) {
+                int k = Math.min(len - n, chunkEnd - chunkAt);
+                System.arraycopy(chunk, chunkAt, b, off + n, k);
+                chunkAt += k;
+                n += k;
+            }
+            return n == 0 ? -1 : n;
+        }
+
+        /** Encodes the next chunk once the one held is used up; false at the end of the text. */
+        private boolean fill() {
+            if (chunkAt < chunkEnd) {
+                return true;
+            }
+            int n = Math.min(raw.length, size - rawAt);
+            if (n <= 0) {
+                return false;
+            }
+            if (n == raw.length) {
+                System.arraycopy(bytes, rawAt, raw, 0, n);
+                chunkEnd = Base64.getEncoder().encode(raw, chunk);
+            } else { // the last chunk, shorter: the encoder takes a whole array
+                chunkEnd = Base64.getEncoder().encode(java.util.Arrays.copyOfRange(bytes, rawAt, rawAt + n), chunk);
+            }
+            chunkRaw = rawAt;
+            chunkAt = 0;
+            rawAt += n;
+            return true;
+        }
+
+        @Override
+        public int available() {
+            return chunkEnd - chunkAt;
+        }
+
+        @Override
+        public boolean markSupported() {
+            return true;
+        }
+
+        @Override
+        public void mark(int readLimit) {
+            markRaw = chunkRaw;
+            markAt = chunkAt;
+        }
+
+        @Override
+        public void reset() {
+            rawAt = markRaw;
+            chunkAt = 0;
+            chunkEnd = 0;
+            if (markAt > 0) {
+                fill();
+                chunkAt = markAt;
+            }
+        }
     }
 
     /** A copy of the contents. */

@@ -58,14 +58,19 @@ final class EventFramer extends EventDeserializer {
         if (bodyLength < 0 || bodyLength > Integer.MAX_VALUE) {
             throw new IOException(new BinlogFormatException("event length " + header.eventLength() + " is impossible"));
         }
-        byte[] whole = in.read((int) bodyLength);
+        byte[] body;
         if (header.type() == FORMAT_DESCRIPTION) {
-            checksumLength = formatDescriptionChecksumLength(whole);
-        }
-        byte[] body = whole;
-        if (checksumLength > 0 && header.type() != FORMAT_DESCRIPTION) {
-            verifyChecksum(header, headerBytes, whole);
-            body = java.util.Arrays.copyOf(whole, whole.length - checksumLength);
+            body = in.read((int) bodyLength); // kept whole: it ends with the algorithm and its own checksum
+            checksumLength = formatDescriptionChecksumLength(body);
+        } else if (checksumLength > 0) {
+            // The body and its checksum read apart: no copy of every event without its last four bytes.
+            if (bodyLength < checksumLength) {
+                throw new IOException(new BinlogFormatException("event shorter than its checksum"));
+            }
+            body = in.read((int) bodyLength - checksumLength);
+            verifyChecksum(header, headerBytes, body, in.readLong(4));
+        } else {
+            body = in.read((int) bodyLength);
         }
         EventHeaderV4 libraryHeader = new EventHeaderV4();
         EventType type = EventType.byEventNumber(header.type());
@@ -92,16 +97,11 @@ final class EventFramer extends EventDeserializer {
         return algorithm == 1 ? 4 : 0;
     }
 
-    private static void verifyChecksum(EventHeader header, byte[] headerBytes, byte[] whole) throws IOException {
-        int n = whole.length - 4;
-        if (n < 0) {
-            throw new IOException(new BinlogFormatException("event shorter than its checksum"));
-        }
+    private static void verifyChecksum(EventHeader header, byte[] headerBytes, byte[] body, long expected)
+        throws IOException {
         CRC32 crc = new CRC32();
         crc.update(headerBytes);
-        crc.update(whole, 0, n);
-        long expected = (whole[n] & 0xFFL) | (whole[n + 1] & 0xFFL) << 8 | (whole[n + 2] & 0xFFL) << 16
-            | (whole[n + 3] & 0xFFL) << 24;
+        crc.update(body);
         if (crc.getValue() != expected) {
             throw new IOException(new BinlogFormatException("checksum mismatch in event type " + header.type()
                 + " ending at source offset " + header.nextPosition() + ": the stream is corrupt"));
