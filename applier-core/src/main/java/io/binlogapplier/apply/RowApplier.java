@@ -280,32 +280,33 @@ final class RowApplier implements AutoCloseable {
     }
 
     /** Deletes the rows with the lookup keys of {@code images}, which must all exist. */
-    private void deleteByKeys(TablePlan plan, List<Object[]> images, String where) throws SQLException {
+    private void deleteByKeys(TablePlan plan, List<Object[]> list, String where) throws SQLException {
+        Object[][] images = rowArray(list);
         int[] keyCols = plan.lookupColumns;
         int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / keyCols.length));
         int i = 0;
-        while (i < images.size()) {
-            int chunk = Integer.highestOneBit(Math.min(maxRows, images.size() - i));
+        while (i < images.length) {
+            int chunk = Integer.highestOneBit(Math.min(maxRows, images.length - i));
+            int from = i;
             java.util.function.Supplier<String> sql = () -> RowSql.deleteByKeys(plan.schema, plan.columns(keyCols), chunk);
             StatementBatch.Check check = found -> {
                 if (found != chunk) {
                     throw dataDiffers("DELETE of " + chunk + " rows by key found " + found + " in " + plan.schema, where);
                 }
             };
-            List<Object[]> rows = images.subList(i, i + chunk);
-            if (batchable(rows, keyCols, chunk)) {
+            if (batchable(images, from, from + chunk, keyCols)) {
                 Text t = text(plan, Form.DELETE_BY_KEYS, null, null, chunk, sql, where);
-                for (Object[] image : rows) {
-                    t.all(image, keyCols);
+                for (int r = from; r < from + chunk; r++) {
+                    t.all(images[r], keyCols);
                 }
                 t.end(check);
                 netStatements++;
             } else {
                 PreparedStatement ps = plan.statement(Form.DELETE_BY_KEYS, null, null, chunk, sql);
                 int p = 1;
-                for (Object[] image : rows) {
+                for (int r = from; r < from + chunk; r++) {
                     for (int c : keyCols) {
-                        plan.bind(ps, p++, image, c);
+                        plan.bind(ps, p++, images[r], c);
                     }
                 }
                 check.verify(netDelete(plan, ps, where));
@@ -544,20 +545,22 @@ final class RowApplier implements AutoCloseable {
      * values, which the caller cannot tell apart: a data conflict, to be sorted out by applying the
      * unit again in order.
      */
-    private int insert(TablePlan plan, BitSet present, List<Object[]> images, String where, Form form)
+    private int insert(TablePlan plan, BitSet present, List<Object[]> list, String where, Form form)
         throws SQLException {
+        Object[][] images = rowArray(list);
         int[] cols = plan.writable(present);
         int[] update = form == Form.UPSERT ? plan.nonKey(cols) : null;
         int statements = 0;
         int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / Math.max(1, cols.length)));
         int i = 0;
-        while (i < images.size()) {
+        while (i < images.length) {
             int n = 0;
             long bytes = 0;
-            while (i + n < images.size() && n < maxRows && (n == 0 || bytes < MAX_BYTES_PER_INSERT)) {
-                bytes += approxBytes(images.get(i + n), cols);
+            while (i + n < images.length && n < maxRows && (n == 0 || bytes < MAX_BYTES_PER_INSERT)) {
+                bytes += approxBytes(images[i + n], cols);
                 n++;
             }
+            int from = i;
             // Power-of-two chunks keep the number of distinct prepared statements small.
             int chunk = Integer.highestOneBit(n);
             java.util.function.Supplier<String> sql = () -> form == Form.UPSERT
@@ -569,23 +572,22 @@ final class RowApplier implements AutoCloseable {
                         + affected + " affected rows (2 each when found and changed) in " + plan.schema, where);
                 }
             };
-            List<Object[]> rows = images.subList(i, i + chunk);
             boolean enumErrorValue = false;
-            for (Object[] image : rows) {
-                enumErrorValue |= plan.hasEnumErrorValue(image, cols);
+            for (int r = from; r < from + chunk; r++) {
+                enumErrorValue |= plan.hasEnumErrorValue(images[r], cols);
             }
-            if (form != Form.REPLACE && !enumErrorValue && batchable(rows, cols, chunk)) {
+            if (form != Form.REPLACE && !enumErrorValue && batchable(images, from, from + chunk, cols)) {
                 Text t = text(plan, form, present, present, chunk, sql, where);
-                for (Object[] image : rows) {
-                    t.all(image, cols);
+                for (int r = from; r < from + chunk; r++) {
+                    t.all(images[r], cols);
                 }
                 t.end(check);
             } else {
                 PreparedStatement ps = plan.statement(form, present, present, chunk, sql);
                 int p = 1;
-                for (Object[] image : rows) {
+                for (int r = from; r < from + chunk; r++) {
                     for (int c : cols) {
-                        plan.bind(ps, p++, image, c);
+                        plan.bind(ps, p++, images[r], c);
                     }
                 }
                 int affected;
@@ -614,12 +616,12 @@ final class RowApplier implements AutoCloseable {
         java.util.function.Supplier<String> sql = () -> update
             ? RowSql.update(plan.schema, plan.columns(setCols), plan.columns(whereCols), byKey)
             : RowSql.delete(plan.schema, plan.columns(whereCols), byKey);
-        List<Object[]> images = rows.rows();
+        Object[][] images = rowArray(rows.rows());
         int step = update ? 2 : 1;
         PreparedStatement ps = null;
-        for (int r = 0; r < images.size(); r += step) {
-            Object[] beforeImage = images.get(r);
-            Object[] afterImage = update ? images.get(r + 1) : null;
+        for (int r = 0; r < images.length; r += step) {
+            Object[] beforeImage = images[r];
+            Object[] afterImage = update ? images[r + 1] : null;
             StatementBatch.Check found = n -> {
                 if (n == 0 && !idempotent) {
                     throw dataDiffers((update ? "UPDATE" : "DELETE") + " found no row in " + plan.schema + " where "
@@ -627,7 +629,7 @@ final class RowApplier implements AutoCloseable {
                 }
             };
             if (!idempotent && !(update && plan.hasEnumErrorValue(afterImage, setCols))
-                && batchable(images.subList(r, r + step), null, 1)) {
+                && batchable(images, r, r + step, null)) {
                 Text t = text(plan, form, before, after, 1, sql, where);
                 if (update) {
                     t.all(afterImage, setCols);
@@ -662,12 +664,13 @@ final class RowApplier implements AutoCloseable {
      * cost the target less to read bound than as text) and no value is so large that the statement
      * would not fit ({@code cols} null: every column of the images).
      */
-    private boolean batchable(List<Object[]> images, int[] cols, int rows) {
-        if (!batching || rows > MAX_ROWS_PER_TEXT_STATEMENT) {
+    private boolean batchable(Object[][] images, int from, int to, int[] cols) {
+        if (!batching || to - from > MAX_ROWS_PER_TEXT_STATEMENT) {
             return false;
         }
         long chars = 0;
-        for (Object[] image : images) {
+        for (int r = from; r < to; r++) {
+            Object[] image = images[r];
             if (image == null) {
                 continue;
             }
@@ -759,6 +762,15 @@ final class RowApplier implements AutoCloseable {
             s.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',STRICT_ALL_TABLES')");
             return n;
         }
+    }
+
+    /**
+     * A list of row images as an array. The lists come in several classes (a rows event's lazily
+     * decoded images, a net effect's lists); indexing one array class keeps the row loops of the
+     * statement writers monomorphic, so the JIT compiles them once instead of again for each class.
+     */
+    private static Object[][] rowArray(List<Object[]> images) {
+        return images.toArray(new Object[images.size()][]);
     }
 
     private static long approxBytes(Object[] image, int[] cols) {

@@ -68,14 +68,30 @@ public final class TlsSettings {
     /** The binlog client's socket factory for {@code tls} (not disabled), connecting to {@code host}. */
     static com.github.shyiko.mysql.binlog.network.SSLSocketFactory binlogSocketFactory(TlsConfig tls, String host,
                                                                                       int port) {
-        SSLContext context;
+        boolean identity = tls.mode() == TlsMode.VERIFY_IDENTITY;
+        if (!tls.mode().verifiesCertificate() && !tls.hasClientCertificate()) {
+            // No file to read, so nothing to report at start: the context (about 0.1 s of JCA set-up) is
+            // made when the server first offers TLS, and never under preferred against a server without it.
+            SSLContext[] made = new SSLContext[1];
+            return plain -> {
+                synchronized (made) {
+                    if (made[0] == null) {
+                        made[0] = context(tls);
+                    }
+                }
+                return upgrade(made[0], plain, host, port, identity);
+            };
+        }
+        SSLContext context = context(tls);
+        return plain -> upgrade(context, plain, host, port, identity);
+    }
+
+    private static SSLContext context(TlsConfig tls) {
         try {
-            context = TlsContexts.of(tls);
+            return TlsContexts.of(tls);
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS from the tls files: " + e.getClass().getSimpleName(), e);
         }
-        boolean identity = tls.mode() == TlsMode.VERIFY_IDENTITY;
-        return plain -> upgrade(context, plain, host, port, identity);
     }
 
     private static SSLSocket upgrade(SSLContext context, Socket plain, String host, int port, boolean identity)
