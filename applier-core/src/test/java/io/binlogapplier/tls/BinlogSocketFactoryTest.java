@@ -33,6 +33,13 @@ class BinlogSocketFactoryTest {
 
     /** Handshakes with a server presenting cert/key, as the binlog client would reach {@code host}. */
     private static Throwable handshake(Path cert, Path key, TlsConfig tls, String host) throws Exception {
+        return handshake(cert, key, port -> TlsSettings.binlogSocketFactory(tls, host, port));
+    }
+
+    /** Handshakes with a server presenting cert/key through the factory made for its port. */
+    private static Throwable handshake(Path cert, Path key,
+                                       java.util.function.IntFunction<com.github.shyiko.mysql.binlog.network.SSLSocketFactory> factory)
+        throws Exception {
         try (SSLServerSocket server = (SSLServerSocket) ServerTls.context(cert, key).getServerSocketFactory()
             .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Thread accept = new Thread(() -> {
@@ -47,7 +54,7 @@ class BinlogSocketFactoryTest {
             accept.start();
             Socket plain = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
             plain.setSoTimeout(5000);
-            try (SSLSocket s = TlsSettings.binlogSocketFactory(tls, host, server.getLocalPort()).createSocket(plain)) {
+            try (SSLSocket s = factory.apply(server.getLocalPort()).createSocket(plain)) {
                 // the library reads a few bytes per call: the stream must be buffered (as its plain one is)
                 assertThat(s.getInputStream()).isInstanceOf(java.io.BufferedInputStream.class);
                 return catchThrowable(() -> {
@@ -93,5 +100,15 @@ class BinlogSocketFactoryTest {
         assertThat(e.exitCode()).isEqualTo(ExitCode.SOURCE_TLS);
         assertThat(e.getMessage()).contains("not signed by the CA in source.tls.ca_file");
         assertThat(handshake(certs.serverCert, certs.serverKey, tls(TlsMode.REQUIRED, null), "wrong.example")).isNull();
+    }
+
+    @Test
+    void aFactoryWithNoFileToReadMakesItsContextAtTheFirstHandshakeAndServesReconnectsWithIt() throws Exception {
+        // required without a client certificate reads no file, so its context is made when first needed
+        com.github.shyiko.mysql.binlog.network.SSLSocketFactory once =
+            TlsSettings.binlogSocketFactory(tls(TlsMode.REQUIRED, null), "localhost", 3306);
+
+        assertThat(handshake(certs.serverCert, certs.serverKey, port -> once)).isNull();
+        assertThat(handshake(certs.otherHostCert, certs.otherHostKey, port -> once)).isNull();
     }
 }
