@@ -211,12 +211,15 @@ public final class ConfigLoader {
     private static final long MAX_HEAP = Runtime.getRuntime().maxMemory();
 
     /**
-     * Received bytes in flight by default: an eighth of the heap, between 16 MB and 256 MB. A row
-     * held for apply costs several times its binlog bytes (decoded values, the raw body kept for the
-     * BINLOG method, the statement being built), so the default leaves the rest of the heap to that.
+     * Received bytes in flight by default: a thirty-second of the heap, between 16 MB and 64 MB (32 MB
+     * with the launcher's 1 GB). A row held for apply costs several times its binlog bytes (decoded
+     * values, the raw body kept for the BINLOG method, the statement being built), and everything in
+     * flight is live at every young collection, which copies it: with 128 MB in flight a catch-up of
+     * big transactions spent 1.4 to 2.3 s of 22 s in young-collection pauses, with 32 MB 0.9 s, and 16 MB
+     * (two 8 MB parts) left the reader short (docs/benchmark/2026-12-06-ring-bytes.md).
      */
     static long defaultRingBytes(long maxHeap) {
-        return Math.max(16 * MIB, Math.min(256 * MIB, maxHeap / 8));
+        return Math.max(16 * MIB, Math.min(64 * MIB, maxHeap / 32));
     }
 
     private ApplyConfig apply(ConfigReader r) {

@@ -45,12 +45,13 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void ringBytesDefaultsToAnEighthOfTheHeapBetween16And256Mb() {
+    void ringBytesDefaultsToAThirtySecondOfTheHeapBetween16And64Mb() {
         long mb = 1L << 20;
         assertThat(ConfigLoader.defaultRingBytes(64 * mb)).isEqualTo(16 * mb);
-        assertThat(ConfigLoader.defaultRingBytes(256 * mb)).isEqualTo(32 * mb);
-        assertThat(ConfigLoader.defaultRingBytes(1024 * mb)).isEqualTo(128 * mb);
-        assertThat(ConfigLoader.defaultRingBytes(8192 * mb)).isEqualTo(256 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(256 * mb)).isEqualTo(16 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(1024 * mb)).isEqualTo(32 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(1536 * mb)).isEqualTo(48 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(8192 * mb)).isEqualTo(64 * mb);
         assertThat(parse(GOOD).apply().ringBytes())
             .isEqualTo(ConfigLoader.defaultRingBytes(Runtime.getRuntime().maxMemory()));
     }
