@@ -659,7 +659,8 @@ final class RowApplier implements AutoCloseable {
     }
 
     /**
-     * The statement of {@code rows} rows may go as text in the batch: batching is on, the statement
+     * The statement of the row images from {@code from} to {@code to} (an update's before and after
+     * image count as two) may go as text in the batch: batching is on, the statement
      * is small (a multi-row statement's round trip is shared by its rows already, and its values
      * cost the target less to read bound than as text) and no value is so large that the statement
      * would not fit ({@code cols} null: every column of the images).

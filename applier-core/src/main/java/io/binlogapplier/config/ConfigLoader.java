@@ -211,15 +211,17 @@ public final class ConfigLoader {
     private static final long MAX_HEAP = Runtime.getRuntime().maxMemory();
 
     /**
-     * Received bytes in flight by default: a thirty-second of the heap, between 16 MB and 64 MB (32 MB
-     * with the launcher's 1 GB). A row held for apply costs several times its binlog bytes (decoded
-     * values, the raw body kept for the BINLOG method, the statement being built), and everything in
-     * flight is live at every young collection, which copies it: with 128 MB in flight a catch-up of
-     * big transactions spent 1.4 to 2.3 s of 22 s in young-collection pauses, with 32 MB 0.9 s, and 16 MB
-     * (two 8 MB parts) left the reader short (docs/benchmark/2026-12-06-ring-bytes.md).
+     * Received bytes in flight by default: 32 MB, up to 64 MB on heaps of 2 GB and more (a thirty-second
+     * of the heap), down to an eighth of a heap under 256 MB, and never under 16 MB. A row held for
+     * apply costs several times its binlog bytes (decoded values, the raw body kept for the BINLOG
+     * method, the statement being built), and everything in flight is live at every young collection,
+     * which copies it: with 128 MB in flight a catch-up of big transactions spent 1.8 to 2.2 s of 22 s
+     * in collection pauses, with 32 MB 0.9 s. 16 MB holds one part of a large transaction at a time (a
+     * part is 8 MB and a little more), so the reader waited for the worker and the catch-up was slower
+     * (docs/benchmark/2026-12-06-ring-bytes.md).
      */
     static long defaultRingBytes(long maxHeap) {
-        return Math.max(16 * MIB, Math.min(64 * MIB, maxHeap / 32));
+        return Math.max(16 * MIB, Math.max(Math.min(32 * MIB, maxHeap / 8), Math.min(64 * MIB, maxHeap / 32)));
     }
 
     private ApplyConfig apply(ConfigReader r) {

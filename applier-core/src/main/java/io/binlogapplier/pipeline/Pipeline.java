@@ -191,7 +191,9 @@ public final class Pipeline {
         ReadAhead readAhead = null;
         if (config.apply().readAhead().runs()) {
             readAhead = new ReadAhead(name, config.apply().readAhead(), new ReadAhead.Sources(target, schemas,
-                () -> frontier(states), () -> busy(states), config.apply().ringBytes() / 4), metrics::readAhead);
+                // a quarter of the ring, but at least one part: a whole transaction up to a part's size can queue
+                () -> frontier(states), () -> busy(states), Math.max(config.apply().ringBytes() / 4, PART_BYTES)),
+                metrics::readAhead);
             readAhead.start();
             schedulerHandler.onScheduled(readAhead::offer);
         }

@@ -72,6 +72,7 @@ public final class TlsSettings {
         if (!tls.mode().verifiesCertificate() && !tls.hasClientCertificate()) {
             // No file to read, so nothing to report at start: the context (about 0.1 s of JCA set-up) is
             // made when the server first offers TLS, and never under preferred against a server without it.
+            // (A reconnect builds a new client and factory.)
             SSLContext[] made = new SSLContext[1];
             return plain -> {
                 synchronized (made) {
@@ -90,7 +91,9 @@ public final class TlsSettings {
         try {
             return TlsContexts.of(tls);
         } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalStateException("cannot set up TLS from the tls files: " + e.getClass().getSimpleName(), e);
+            throw new IllegalStateException("cannot set up TLS (" + tls.mode().name().toLowerCase(java.util.Locale.ROOT)
+                + (tls.mode().verifiesCertificate() || tls.hasClientCertificate() ? ", from the tls files" : "") + "): "
+                + e.getClass().getSimpleName(), e);
         }
     }
 

@@ -45,11 +45,12 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void ringBytesDefaultsToAThirtySecondOfTheHeapBetween16And64Mb() {
+    void ringBytesDefaultsTo32MbUpTo64MbOnLargeHeapsAndAnEighthOfSmallOnesNeverUnder16Mb() {
         long mb = 1L << 20;
         assertThat(ConfigLoader.defaultRingBytes(64 * mb)).isEqualTo(16 * mb);
-        assertThat(ConfigLoader.defaultRingBytes(256 * mb)).isEqualTo(16 * mb);
-        assertThat(ConfigLoader.defaultRingBytes(1024 * mb)).isEqualTo(32 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(192 * mb)).isEqualTo(24 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(256 * mb)).isEqualTo(32 * mb);
+        assertThat(ConfigLoader.defaultRingBytes(990 * mb)).as("-Xmx1g less a survivor space").isEqualTo(32 * mb);
         assertThat(ConfigLoader.defaultRingBytes(1536 * mb)).isEqualTo(48 * mb);
         assertThat(ConfigLoader.defaultRingBytes(8192 * mb)).isEqualTo(64 * mb);
         assertThat(parse(GOOD).apply().ringBytes())

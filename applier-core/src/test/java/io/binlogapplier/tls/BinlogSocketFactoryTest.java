@@ -103,8 +103,9 @@ class BinlogSocketFactoryTest {
     }
 
     @Test
-    void aFactoryWithNoFileToReadMakesItsContextAtTheFirstHandshakeAndServesReconnectsWithIt() throws Exception {
-        // required without a client certificate reads no file, so its context is made when first needed
+    void aFactoryThatMakesItsContextWhenFirstUsedServesEveryHandshakeWithIt() throws Exception {
+        // required without a client certificate reads no file, so its context is made when first needed;
+        // the second handshake uses the context the first made
         com.github.shyiko.mysql.binlog.network.SSLSocketFactory once =
             TlsSettings.binlogSocketFactory(tls(TlsMode.REQUIRED, null), "localhost", 3306);
 
