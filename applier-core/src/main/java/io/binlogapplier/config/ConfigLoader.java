@@ -216,9 +216,9 @@ public final class ConfigLoader {
      * apply costs several times its binlog bytes (decoded values, the raw body kept for the BINLOG
      * method, the statement being built), and everything in flight is live at every young collection,
      * which copies it: with 128 MB in flight a catch-up of big transactions spent 1.4 to 2.3 s of 22 s
-     * in collection pauses (four runs), with 32 MB 0.9 s. 16 MB holds one part of a large transaction at a time (a
-     * part is 8 MB and a little more), so the reader waited for the worker and the catch-up was slower
-     * (docs/benchmark/2026-12-06-ring-bytes.md).
+     * in collection pauses (four runs), with 32 MB 0.9 s. 16 MB holds one part of a large transaction
+     * at a time (a part is 8 MB and a little more), so the reader waited for the worker and the
+     * catch-up was slower (docs/benchmark/2026-12-06-ring-bytes.md).
      */
     static long defaultRingBytes(long maxHeap) {
         return Math.max(16 * MIB, Math.max(Math.min(32 * MIB, maxHeap / 8), Math.min(64 * MIB, maxHeap / 32)));
