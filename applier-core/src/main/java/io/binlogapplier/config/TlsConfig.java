@@ -19,4 +19,9 @@ public record TlsConfig(TlsMode mode, Path caFile, Path certFile, Path keyFile) 
     public boolean hasClientCertificate() {
         return certFile != null && keyFile != null;
     }
+
+    /** Setting up TLS reads files: the CA the server's certificate is verified with, or our certificate. */
+    public boolean readsFiles() {
+        return mode.verifiesCertificate() || hasClientCertificate();
+    }
 }

@@ -33,7 +33,7 @@ public final class TlsSettings {
         // Only the configured files: never the JVM's default trust or key store (javax.net.ssl.*).
         p.setProperty("fallbackToSystemTrustStore", "false");
         p.setProperty("fallbackToSystemKeyStore", "false");
-        if (!tls.mode().verifiesCertificate() && !tls.hasClientCertificate()) {
+        if (!tls.readsFiles()) {
             return; // nothing to write: preferred and required check no certificate
         }
         KeyStores.Files12 files = KeyStores.files(tls);
@@ -69,7 +69,7 @@ public final class TlsSettings {
     static com.github.shyiko.mysql.binlog.network.SSLSocketFactory binlogSocketFactory(TlsConfig tls, String host,
                                                                                       int port) {
         boolean identity = tls.mode() == TlsMode.VERIFY_IDENTITY;
-        if (!tls.mode().verifiesCertificate() && !tls.hasClientCertificate()) {
+        if (!tls.readsFiles()) {
             // No file to read, so nothing to report at start: the context (about 0.1 s of JCA set-up) is
             // made when the server first offers TLS, and never under preferred against a server without it.
             // (A reconnect builds a new client and factory.)
@@ -92,7 +92,7 @@ public final class TlsSettings {
             return TlsContexts.of(tls);
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot set up TLS (" + tls.mode().name().toLowerCase(java.util.Locale.ROOT)
-                + (tls.mode().verifiesCertificate() || tls.hasClientCertificate() ? ", from the tls files" : "") + "): "
+                + (tls.readsFiles() ? ", from the tls files" : "") + "): "
                 + e.getClass().getSimpleName(), e);
         }
     }
