@@ -120,8 +120,9 @@ public final class MicrometerMetrics implements PipelineMetrics {
             + " (see net_effect_statements)");
         netEffectStatements = counter(NET_EFFECT_STATEMENTS, null, "Multi-row statements the SQL method sent for the"
             + " row changes counted in net_effect_rows");
-        orderedRows = counter(ORDERED_ROWS, null, "Row changes the SQL method applied one by one in source order (tables"
-            + " with foreign keys or target triggers, rows events without whole images, or apply.net_effect off)");
+        orderedRows = counter(ORDERED_ROWS, null, "Row changes the SQL method applied one by one in source order"
+            + " (tables with foreign keys or target triggers, rows events without whole images, or apply.net_effect"
+            + " off)");
         beforeImageDropped = counter(BEFORE_IMAGE_DROPPED, "bytes", "Bytes of UPDATE and DELETE before images the"
             + " BINLOG method left out, keeping only the primary key (apply.lean_before_images), in committed units");
         afterImageDropped = counter(AFTER_IMAGE_DROPPED, "bytes", "Bytes of UPDATE after images the BINLOG method"
