@@ -46,10 +46,23 @@ public final class Progress {
     /** The ETA from the bytes behind where both samples know them, else from the lag. */
     public static OptionalLong eta(Sample before, Sample now) {
         double seconds = (now.nanos() - before.nanos()) / 1e9;
-        if (before.bytesBehind() >= 0 && now.bytesBehind() >= 0) {
+        if (bytesKnown(before, now)) {
             return etaSeconds(before.bytesBehind(), now.bytesBehind(), seconds);
         }
         return etaSeconds(before.lagSeconds(), now.lagSeconds(), seconds);
+    }
+
+    private static boolean bytesKnown(Sample before, Sample now) {
+        return before.bytesBehind() >= 0 && now.bytesBehind() >= 0;
+    }
+
+    /**
+     * Whether the two samples say how the backlog moved: both know the bytes behind, or both the
+     * lag. Not so at the first line after a start, whose first sample came before the applier knew
+     * where it stood.
+     */
+    static boolean comparable(Sample before, Sample now) {
+        return bytesKnown(before, now) || !Double.isNaN(before.lagSeconds()) && !Double.isNaN(now.lagSeconds());
     }
 
     /** The line to log for the interval from {@code before} to {@code now}; null when caught up (nothing to say). */
@@ -65,8 +78,13 @@ public final class Progress {
             .append(Double.isNaN(now.lagSeconds()) ? "unknown" : String.format(Locale.ROOT, "%.1f s", now.lagSeconds()))
             .append(", ").append(now.bytesBehind() < 0 ? "unknown bytes" : bytes(now.bytesBehind())).append(" behind, ");
         OptionalLong eta = eta(before, now);
-        b.append(eta.isPresent() ? "caught up in about " + duration(eta.getAsLong())
-            : "not catching up (the backlog did not shrink)");
+        if (eta.isPresent()) {
+            b.append("caught up in about ").append(duration(eta.getAsLong()));
+        } else if (comparable(before, now)) {
+            b.append("not catching up (the backlog did not shrink)");
+        } else {
+            b.append("no estimate yet (the backlog is known from this line on)");
+        }
         return b.toString();
     }
 

@@ -49,6 +49,19 @@ class ProgressTest {
     }
 
     @Test
+    void theFirstLineAfterAStartWhoseFirstSampleKnewNothingGivesNoEstimateRatherThanNotCatchingUp() {
+        // sampled while starting: no applied position yet (bytes unknown), no lag yet
+        Progress.Sample starting = new Progress.Sample(0, 0, -1, Double.NaN, true);
+        Progress.Sample applying = new Progress.Sample(30 * S, 350_135, 11_429_478, 198.9, false);
+
+        assertThat(Progress.line(starting, applying)).isEqualTo("progress: applied 11671 transactions/s (350135 in"
+            + " 30 s), lag 198.9 s, 10.9 MiB behind, no estimate yet (the backlog is known from this line on)");
+        // bytes known only now, but the lag in both: the lag decides
+        Progress.Sample lagOnly = new Progress.Sample(0, 0, -1, 150, false);
+        assertThat(Progress.line(lagOnly, applying)).endsWith("not catching up (the backlog did not shrink)");
+    }
+
+    @Test
     void durationsAndSizesReadAsPeopleWriteThem() {
         assertThat(Progress.duration(3725)).isEqualTo("1h 2m 5s");
         assertThat(Progress.duration(65)).isEqualTo("1m 5s");
