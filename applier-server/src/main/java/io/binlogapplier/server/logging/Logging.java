@@ -34,7 +34,11 @@ public final class Logging {
         // "Connection … marked as broken" comes with the driver's whole stack trace for every lost
         // target connection; the applier reports the loss itself, in one line.
         "com.zaxxer.hikari.pool.ProxyConnection", "error",
-        "com.github.shyiko", "warn");
+        "com.github.shyiko", "warn",
+        // The binlog client logs under its class's name, and the applier's subclass of it is ours: its
+        // "Database version: 5.5.5-10.11… (major=5, minor=5, …)" misreads a MariaDB, and its "Connected
+        // to" repeats the reader's own line.
+        "io.binlogapplier.binlog.TaggedGtidClient", "warn");
 
     static final String TEXT_PATTERN = "%d{\"yyyy-MM-dd'T'HH:mm:ss.SSSXXX\",UTC} [%thread] %level %logger{0} - %msg%n";
 
