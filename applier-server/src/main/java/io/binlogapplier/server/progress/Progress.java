@@ -62,7 +62,7 @@ public final class Progress {
      * where it stood.
      */
     static boolean comparable(Sample before, Sample now) {
-        return bytesKnown(before, now) || !Double.isNaN(before.lagSeconds()) && !Double.isNaN(now.lagSeconds());
+        return bytesKnown(before, now) || (!Double.isNaN(before.lagSeconds()) && !Double.isNaN(now.lagSeconds()));
     }
 
     /** The line to log for the interval from {@code before} to {@code now}; null when caught up (nothing to say). */
