@@ -131,11 +131,18 @@ public final class StateStore {
         }
     }
 
+    /**
+     * When a worker writes the row: {@code SYSDATE(6)}, the target's clock as it is. The column's own
+     * {@code ON UPDATE CURRENT_TIMESTAMP} would take the session's statement time, which a BINLOG
+     * statement or {@code SET timestamp} leaves at the source's time of the last event applied.
+     */
+    private static final String WRITTEN_NOW = "updated_at = SYSDATE(6)";
+
     /** SQL that advances the position; parameters in {@link #bindAdvance} order. Clears pending. */
     public String advanceSql() {
         return "UPDATE " + qualified + " SET binlog_file = ?, binlog_offset = ?, gtid_set = ?, source_commit_us = ?,"
             + " applied_transactions = applied_transactions + ?, pending_file = NULL, pending_offset = NULL,"
-            + " pending_gtid_set = NULL WHERE stream = ?";
+            + " pending_gtid_set = NULL, " + WRITTEN_NOW + " WHERE stream = ?";
     }
 
     public void bindAdvance(PreparedStatement ps, SourcePosition to, long commitMicros, int transactions)
@@ -150,8 +157,8 @@ public final class StateStore {
 
     /** SQL that records a pending unit; parameters: file, offset, gtid set, stream. */
     public String pendingSql() {
-        return "UPDATE " + qualified + " SET pending_file = ?, pending_offset = ?, pending_gtid_set = ?"
-            + " WHERE stream = ?";
+        return "UPDATE " + qualified + " SET pending_file = ?, pending_offset = ?, pending_gtid_set = ?, "
+            + WRITTEN_NOW + " WHERE stream = ?";
     }
 
     public void bindPending(PreparedStatement ps, SourcePosition end) throws SQLException {

@@ -119,6 +119,28 @@ class BackboneIT {
         assertThat(outcome.transactions()).isEqualTo(42);
     }
 
+    /**
+     * The state row's {@code updated_at} says when the applier wrote it, by the target's clock: not the
+     * source's statement time, which BINLOG statements and {@code SET timestamp} leave on a worker's
+     * session (here 2020, for the DDL and the rows alike).
+     */
+    @ParameterizedTest(name = "apply.method {0}")
+    @ValueSource(strings = {"sql", "binlog"})
+    void theStateRowSaysWhenTheApplierWroteItNotWhenTheSourceCommitted(String method) {
+        String db = "written_" + method;
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("SET TIMESTAMP = UNIX_TIMESTAMP('2020-01-01 00:00:00')", "CREATE DATABASE " + db,
+            "CREATE TABLE " + db + ".t (id INT PRIMARY KEY) ENGINE=InnoDB", "INSERT INTO " + db + ".t VALUES (1)",
+            "INSERT INTO " + db + ".t VALUES (2)", "SET TIMESTAMP = DEFAULT");
+
+        TestApplier.runUntilCurrent(config(db, start, method));
+
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+        long age = SERVERS.target().queryLong("SELECT TIMESTAMPDIFF(SECOND, updated_at, NOW(6))"
+            + " FROM binlog_applier.applier_position WHERE stream = '" + db + "'");
+        assertThat(age).as("seconds since the state row was written").isBetween(0L, 600L);
+    }
+
     private static ApplierConfig config(String name, String start, String method) {
         return new io.binlogapplier.config.ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), name, start,
             "conservative", 1, "  method: " + method + "\n"), "test", name);
