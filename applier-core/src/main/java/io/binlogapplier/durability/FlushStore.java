@@ -73,9 +73,13 @@ final class FlushStore {
         return rows;
     }
 
+    /**
+     * Saves the originals, stamped with the target's clock ({@code SYSDATE}, not the column's default,
+     * which takes a session's {@code timestamp}: a pool connection a worker used holds the source's time).
+     */
     void save(Connection c, FlushSettings originals) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + qualified
-            + " (stream, innodb_flush_log_at_trx_commit, sync_binlog) VALUES (?, ?, ?)")) {
+            + " (stream, innodb_flush_log_at_trx_commit, sync_binlog, saved_at) VALUES (?, ?, ?, SYSDATE(6))")) {
             ps.setString(1, stream);
             ps.setInt(2, originals.flushLogAtTrxCommit());
             ps.setLong(3, originals.syncBinlog());

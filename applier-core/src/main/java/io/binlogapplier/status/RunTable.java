@@ -20,7 +20,10 @@ import java.util.Optional;
  * runs it (host, pid, the target connection holding the stream's lock, when it started, when it
  * last said it was alive, when it stopped cleanly) and the last error that stopped it. Each write
  * is one autocommitted statement on a connection of its own, never in a unit's transaction.
- * Times are UTC ({@code UTC_TIMESTAMP(6)}, target clock). Stateless apart from names; thread-safe.
+ * Times are UTC ({@code UTC_TIMESTAMP(6)}, target clock), read with the session's {@code timestamp}
+ * at its default first: a pool connection a worker used keeps the source's statement time that its
+ * last BINLOG statement or {@code SET timestamp} left, and {@code UTC_TIMESTAMP()} would return that.
+ * Stateless apart from names; thread-safe.
  */
 public final class RunTable {
     public static final String TABLE = "applier_run";
@@ -90,8 +93,16 @@ public final class RunTable {
         new SkippedTable(schema).ensureTable(c);
     }
 
+    /** Lets {@code UTC_TIMESTAMP()} on {@code c} read the target's clock (see the class comment). */
+    private static void targetClock(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("SET SESSION timestamp = DEFAULT");
+        }
+    }
+
     /** Registers the running process (holding the lock on connection {@code connectionId}); clears a stop time. */
     public void register(Connection c, String host, long pid, long connectionId) throws SQLException {
+        targetClock(c);
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + qualified + " (stream, host, pid,"
             + " connection_id, started_at, alive_at, stopped_at) VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6),"
             + " UTC_TIMESTAMP(6), NULL) ON DUPLICATE KEY UPDATE host = VALUES(host), pid = VALUES(pid),"
@@ -107,6 +118,7 @@ public final class RunTable {
 
     /** A running process says it is alive; after a reconnect its lock connection changed. */
     public void alive(Connection c, long connectionId) throws SQLException {
+        targetClock(c);
         try (PreparedStatement ps = c.prepareStatement("UPDATE " + qualified + " SET alive_at = UTC_TIMESTAMP(6),"
             + " connection_id = ? WHERE stream = ?")) {
             ps.setLong(1, connectionId);
@@ -116,6 +128,7 @@ public final class RunTable {
     }
 
     public void stopped(Connection c) throws SQLException {
+        targetClock(c);
         try (PreparedStatement ps = c.prepareStatement("UPDATE " + qualified + " SET alive_at = UTC_TIMESTAMP(6),"
             + " stopped_at = UTC_TIMESTAMP(6) WHERE stream = ?")) {
             ps.setString(1, stream);
@@ -128,6 +141,7 @@ public final class RunTable {
      * {@code saved} (where the applier will resume).
      */
     public void recordError(Connection c, ApplierException e, SourcePosition saved) throws SQLException {
+        targetClock(c);
         TransactionRef t = e.transaction();
         boolean inTransaction = t != null;
         if (t == null) {
@@ -194,6 +208,7 @@ public final class RunTable {
 
     /** The process as the row and the lock say; empty when there is no row. */
     public Optional<Process> process(Connection c, String lockName) throws SQLException {
+        targetClock(c);
         try (PreparedStatement ps = c.prepareStatement("SELECT host, pid, connection_id, started_at, alive_at,"
             + " stopped_at, TIMESTAMPDIFF(MICROSECOND, alive_at, UTC_TIMESTAMP(6)) / 1e6, IS_USED_LOCK(?) FROM "
             + qualified + " WHERE stream = ?")) {

@@ -12,9 +12,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.binlogapplier.durability.Durability;
+import io.binlogapplier.status.RunTable;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -139,6 +145,70 @@ class BackboneIT {
         long age = SERVERS.target().queryLong("SELECT TIMESTAMPDIFF(SECOND, updated_at, NOW(6))"
             + " FROM binlog_applier.applier_position WHERE stream = '" + db + "'");
         assertThat(age).as("seconds since the state row was written").isBetween(0L, 600L);
+    }
+
+    /**
+     * The applier's own bookkeeping rows carry the target's clock, even when written on a pool
+     * connection a worker left at the source's statement time (a BINLOG statement or
+     * {@code SET timestamp} of 2020 here): the run row's start, beat, stop and last error, and the
+     * time the original flush settings were saved.
+     */
+    @Test
+    void bookkeepingTimesAreTheTargetsClockWhateverTimeTheSessionWasLeftAt() throws Exception {
+        String schema = "binlog_applier";
+        RunTable runs = new RunTable(schema, "clock");
+        try (Connection c = SERVERS.target().connect()) {
+            runs.ensureTable(c);
+            sessionAt2020(c);
+            runs.register(c, "host", 1, 1);
+            assertThat(ageSeconds("started_at")).isBetween(0L, 600L);
+            sessionAt2020(c);
+            runs.alive(c, 1);
+            assertThat(ageSeconds("alive_at")).isBetween(0L, 600L);
+            sessionAt2020(c);
+            runs.recordError(c, new ApplierException(ExitCode.TARGET_DATA_CONFLICT, "planted"), null);
+            assertThat(ageSeconds("error_at")).isBetween(0L, 600L);
+            sessionAt2020(c);
+            runs.stopped(c);
+            assertThat(ageSeconds("stopped_at")).isBetween(0L, 600L);
+            sessionAt2020(c);
+            assertThat(runs.process(c, "clock").orElseThrow().aliveAgoSeconds()).isBetween(0.0, 600.0);
+        }
+
+        long[] savedAge = new long[1];
+        Durability durability = new Durability(io.binlogapplier.config.DurabilityConfig.DEFAULT, schema, "clock",
+            () -> {
+                Connection c = SERVERS.target().connect();
+                sessionAt2020(c);
+                return c;
+            }, new Durability.Listener() {
+                @Override
+                public void relaxed(boolean relaxed) {
+                    if (relaxed) {
+                        savedAge[0] = SERVERS.target().queryLong("SELECT TIMESTAMPDIFF(SECOND, saved_at, NOW(6))"
+                            + " FROM " + schema + ".applier_flush_settings WHERE stream = 'clock'");
+                    }
+                }
+
+                @Override
+                public void warning(String message) {
+                    throw new AssertionError(message);
+                }
+            });
+        durability.begin(() -> 0);
+        durability.end();
+        assertThat(savedAge[0]).as("seconds since the flush settings were saved").isBetween(0L, 600L);
+    }
+
+    private static void sessionAt2020(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("SET timestamp = UNIX_TIMESTAMP('2020-01-01 00:00:00')");
+        }
+    }
+
+    private static long ageSeconds(String column) {
+        return SERVERS.target().queryLong("SELECT TIMESTAMPDIFF(SECOND, " + column + ", UTC_TIMESTAMP(6))"
+            + " FROM binlog_applier.applier_run WHERE stream = 'clock'");
     }
 
     private static ApplierConfig config(String name, String start, String method) {
