@@ -32,6 +32,19 @@ INSERT INTO m VALUES (2, 'non-trans later');
 INSERT INTO t VALUES (10, 'undone 2');
 ROLLBACK TO SAVEPOINT a;
 COMMIT;
+-- One statement that changes an InnoDB and a MyISAM table, in a transaction rolled back: the source logs
+-- both tables' rows and ROLLBACK; only the MyISAM change remains.
+BEGIN;
+INSERT INTO t VALUES (11, 'rolled back 3');
+UPDATE t, m SET t.v = 'multi undone', m.v = 'multi stays' WHERE t.id = 2 AND m.id = 1;
+ROLLBACK;
+-- The same in statement format: the source logs both statements and ROLLBACK; the InnoDB row must not stay.
+SET SESSION binlog_format = 'STATEMENT';
+BEGIN;
+INSERT INTO t VALUES (12, 'rolled back 4');
+INSERT INTO m VALUES (3, 'statement stays');
+ROLLBACK;
+SET SESSION binlog_format = 'ROW';
 CREATE TEMPORARY TABLE tmp (id INT PRIMARY KEY, v VARCHAR(20));
 INSERT INTO tmp VALUES (100, 'from temp'), (101, 'from temp');
 INSERT INTO t SELECT * FROM tmp;

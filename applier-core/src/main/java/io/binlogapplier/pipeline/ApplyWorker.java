@@ -317,9 +317,9 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         ctx.sequencer().awaitCommitted(d.unitId() - 1, state);
         state.busySince = System.nanoTime();
         ctx.failure().check();
-        Transaction last = unit.last();
-        if (last != null && last.end().rollback()) {
-            // The source rolled this back; only its non-transactional changes remain, as on the source.
+        if (unit.endsInRollback()) {
+            // The source rolled this back; only its non-transactional changes remain, as on the source. (Such
+            // a transaction is a barrier, so it is alone in its unit, and its parts are not kept: ask the unit.)
             connection.rollback();
         }
         position.advance(d.positionAfter(), unit.commitMicros(), d.transactions());

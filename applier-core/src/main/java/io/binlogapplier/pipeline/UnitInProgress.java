@@ -21,6 +21,8 @@ final class UnitInProgress {
     private long bytes;
     private long rows;
     private long commitMicros;
+    /** The last transaction received ended in ROLLBACK on the source. */
+    private boolean endsInRollback;
     private boolean replay;
     private boolean startedAlone;
     private boolean serialRetried;
@@ -50,6 +52,7 @@ final class UnitInProgress {
         bytes = 0;
         rows = 0;
         commitMicros = 0;
+        endsInRollback = false;
         replay = false;
         startedAlone = false;
         serialRetried = false;
@@ -80,7 +83,16 @@ final class UnitInProgress {
         }
         if (t.lastPart()) {
             commitMicros = t.end().commitMicros();
+            endsInRollback = t.end().rollback();
         }
+    }
+
+    /**
+     * The source rolled back the unit's (last) transaction: only its non-transactional changes stay.
+     * Known from its last part whether or not parts are kept (a barrier keeps none).
+     */
+    boolean endsInRollback() {
+        return endsInRollback;
     }
 
     /** Keeps {@code t} to apply, and to apply again after a rollback. */
