@@ -119,13 +119,30 @@ final class Publisher implements TransactionAssembler.Sink {
         }
     }
 
-    /** Publishes END once: no more slots follow. */
+    /**
+     * Publishes END once: no more slots follow. It waits for a free slot even on an interrupted
+     * thread (a stop interrupts the reader, which then ends the stream here): the pipeline learns
+     * only from END that the stream ended, and without it would wait out its stop timeout. The wait
+     * ends when a worker frees a slot or the pipeline fails; the interrupt is kept for the caller.
+     */
     void end(boolean abandoned) throws InterruptedException {
         if (closed) {
             return;
         }
         closed = true;
-        long seq = claim();
+        boolean interrupted = Thread.interrupted();
+        long seq;
+        while (true) {
+            try {
+                seq = claim();
+                break;
+            } catch (InterruptedException again) {
+                interrupted = true; // another stop request: END is still owed
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
         if (seq < 0) {
             return;
         }
