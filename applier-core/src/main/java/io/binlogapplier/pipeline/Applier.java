@@ -325,8 +325,9 @@ public final class Applier {
                 try {
                     result = p.run(saved, untilAt, untilGtid, stopTimeoutMillis);
                 } catch (ApplierException e) {
-                    if (insertedNow && transactions == 0 && e.exitCode() == ExitCode.SOURCE_POSITION_UNAVAILABLE) {
-                        forgetStart(pool, state);
+                    if (insertedNow && transactions + p.committed()[0] == 0
+                        && e.exitCode() == ExitCode.SOURCE_POSITION_UNAVAILABLE) {
+                        forgetStart(pool, state, saved.position());
                     }
                     if (!targetLost(e) || stop.requested()) {
                         throw e;
@@ -490,8 +491,16 @@ public final class Applier {
         }
     }
 
-    private void forgetStart(TargetPool pool, StateStore state) {
+    /**
+     * Removes the state row this start wrote, so that a corrected {@code source.start} is taken next
+     * time; only while it still holds {@code inserted}: a row any unit has advanced stays.
+     */
+    private void forgetStart(TargetPool pool, StateStore state, SourcePosition inserted) {
         try (Connection c = pool.get()) {
+            Optional<StateStore.Saved> now = state.load(c);
+            if (now.isEmpty() || !now.get().position().coordinates().equals(inserted.coordinates())) {
+                return;
+            }
             state.delete(c);
         } catch (SQLException e) {
             log.warn("could not remove the state row written at this start: {}", e.toString());
