@@ -28,6 +28,18 @@ INSERT INTO bytes VALUES
   (5, NULL, NULL, NULL, NULL, NULL),
   (6, 0x0102030400000000, 0x01020304000000, 0x27225C00, 0x00, 0x00);
 UPDATE bytes SET vb = 0x7F80 WHERE id = 1;
+-- BINARY(n) values ending in 0x00 (the binlog drops trailing pad bytes, the stored value keeps them)
+-- as a primary key, a unique key, and in a table without a key, then found again by them.
+CREATE TABLE bin_pk (k BINARY(4) PRIMARY KEY, u BINARY(3), n INT, UNIQUE KEY (u));
+INSERT INTO bin_pk VALUES (0x01000000, 0x0100, 1), (0x02020000, 0x02, 2), (0x00000000, 0x00, 3), (0x03, 0x0300, 4);
+UPDATE bin_pk SET n = n + 10 WHERE k = 0x01000000;
+UPDATE bin_pk SET k = 0x05000000 WHERE k = 0x02020000;
+DELETE FROM bin_pk WHERE k = 0x00000000;
+UPDATE bin_pk SET u = 0x0400 WHERE u = 0x0300;
+CREATE TABLE bin_nopk (b BINARY(4), n INT);
+INSERT INTO bin_nopk VALUES (0x01000000, 1), (0x01000000, 1), (0x0100, 2), (NULL, 3);
+UPDATE bin_nopk SET n = 5 WHERE n = 2;
+DELETE FROM bin_nopk WHERE n = 1 LIMIT 1;
 CREATE TABLE enums (id INT PRIMARY KEY, e ENUM('', 'a', 'b,c', 'd''e', 'ü'), s SET('x', 'y', 'z;', 'w'),
   e2 ENUM('one', 'two') NOT NULL, big SET('a1','a2','a3','a4','a5','a6','a7','a8','a9','b1','b2','b3','b4','b5','b6',
   'b7','b8','b9','c1','c2','c3','c4','c5','c6','c7','c8','c9','d1','d2','d3','d4','d5','d6','d7','d8','d9','e1','e2',

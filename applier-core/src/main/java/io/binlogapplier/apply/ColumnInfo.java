@@ -24,6 +24,23 @@ public record ColumnInfo(String name, int ordinal, String dataType, String colum
         return columnType.contains("unsigned");
     }
 
+    /**
+     * n for a {@code BINARY(n)} column, else 0. The binlog drops a BINARY value's trailing 0x00
+     * bytes (as it drops a CHAR value's trailing spaces), the column keeps them, and bytes compare
+     * with their length: a value from the binlog must be padded again to find its row.
+     */
+    public int binaryLength() {
+        if (!"binary".equals(dataType)) {
+            return 0;
+        }
+        int open = columnType.indexOf('(');
+        int close = columnType.indexOf(')', open + 1);
+        if (open < 0 || close < 0) {
+            return 1; // BINARY alone is BINARY(1)
+        }
+        return Integer.parseInt(columnType.substring(open + 1, close).trim());
+    }
+
     /** Compares as text under a collation (so a key lookup must honour it). */
     public boolean textual() {
         return charset != null && !"binary".equals(charset);

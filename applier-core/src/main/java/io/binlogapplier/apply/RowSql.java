@@ -254,7 +254,15 @@ public final class RowSql {
             // a double on its way into the column.
             return "CAST(? AS UNSIGNED)";
         }
+        if (c.binaryLength() > 0) {
+            return binaryPadded(c);
+        }
         return c.textual() && !utf8mb4(c) ? "CAST(? AS BINARY)" : "?";
+    }
+
+    /** A {@code BINARY(n)} value with the trailing 0x00 bytes the binlog dropped (see {@link ColumnInfo#binaryLength}). */
+    private static String binaryPadded(ColumnInfo c) {
+        return "CAST(? AS BINARY(" + c.binaryLength() + "))";
     }
 
     /**
@@ -266,6 +274,9 @@ public final class RowSql {
             // The bytes of a BIT value compare unequal to the column as a string, and as a number
             // they would be parsed as digits: read them as the unsigned integer they spell.
             return "CAST(CONV(HEX(?), 16, 10) AS UNSIGNED)";
+        }
+        if (c.binaryLength() > 0) {
+            return binaryPadded(c);
         }
         if (!c.textual() || utf8mb4(c)) {
             return "?";

@@ -32,6 +32,19 @@ class RowSqlTest {
             .isEqualTo("DELETE FROM `db`.`t` WHERE CAST(`b` AS BINARY)<=>? LIMIT 1");
     }
 
+    /** The binlog drops a BINARY value's trailing 0x00 bytes; found by key or by value, it is padded again. */
+    @Test
+    void aBinaryValueIsPaddedToTheColumnsLengthWhereverItIsLookedFor() {
+        ColumnInfo k = new ColumnInfo("k", 0, "binary", "binary(16)", null, null, false, false);
+        ColumnInfo one = new ColumnInfo("o", 1, "binary", "binary", null, null, true, false);
+        TableSchema t = new TableSchema("db", "t", List.of(k, one), List.of(0),
+            List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false, List.of(), false);
+        assertThat(RowSql.delete(t, List.of(k), true)).isEqualTo("DELETE FROM `db`.`t` WHERE `k`=CAST(? AS BINARY(16))");
+        assertThat(RowSql.delete(t, List.of(k, one), false))
+            .isEqualTo("DELETE FROM `db`.`t` WHERE `k`<=>CAST(? AS BINARY(16)) AND `o`<=>CAST(? AS BINARY(1)) LIMIT 1");
+        assertThat(new ColumnInfo("v", 0, "varbinary", "varbinary(16)", null, null, false, false).binaryLength()).isZero();
+    }
+
     @Test
     void anUpsertUpdatesEveryColumnButTheKeyInPlace() {
         assertThat(RowSql.upsert(T, List.of(ID, NAME, F), List.of(NAME, F), 2)).isEqualTo("INSERT INTO `db`.`t`"
