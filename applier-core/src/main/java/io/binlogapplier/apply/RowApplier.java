@@ -28,7 +28,7 @@ import java.util.Map;
 final class RowApplier implements AutoCloseable {
     /** Most rows in one multi-row INSERT. */
     static final int MAX_ROWS_PER_INSERT = 128;
-    /** Most bytes of row data in one multi-row INSERT. */
+    /** Most bytes of row data in one multi-row INSERT (less where the target's max_allowed_packet is small). */
     static final long MAX_BYTES_PER_INSERT = 4L << 20;
     private static final int MAX_PLACEHOLDERS = 65_535;
 
@@ -50,6 +50,7 @@ final class RowApplier implements AutoCloseable {
         return Math.max(32, Math.min(512, PREPARED_STATEMENTS_OF_ALL_WORKERS / Math.max(1, workers)));
     }
 
+    private final long maxStatementBytes;
     private final Map<String, TablePlan> plans = new HashMap<>();
     private final StatementCache<PlanShape, PreparedStatement> prepared;
     private final Map<TablePlan, Buffered> buffered = new LinkedHashMap<>();
@@ -79,11 +80,22 @@ final class RowApplier implements AutoCloseable {
      * @param maxPrepared most prepared statements kept open on the connection
      * @param maxBatchChars characters of row statements sent in one round trip
      */
-    RowApplier(Connection connection, TableSchemaCache schemas, int maxPrepared, int maxBatchChars) {
+    RowApplier(Connection connection, TableSchemaCache schemas, int maxPrepared, long maxAllowedPacket) {
         this.connection = connection;
         this.schemas = schemas;
         this.prepared = new StatementCache<>(maxPrepared, RowApplier::closeQuietly);
-        this.batch = new StatementBatch(connection, MAX_STATEMENTS_PER_BATCH, maxBatchChars);
+        this.batch = new StatementBatch(connection, MAX_STATEMENTS_PER_BATCH, maxBatchChars(maxAllowedPacket));
+        this.maxStatementBytes = maxStatementBytes(maxAllowedPacket);
+    }
+
+    /**
+     * Bytes of row data in one statement that gathers several rows (a net effect's INSERT, a keyless
+     * table's count of copies): half the target's max_allowed_packet, at most
+     * {@link #MAX_BYTES_PER_INSERT}. A source event holds a few rows, the net effect of a unit many: a
+     * statement of them must still fit in one packet. One row larger than that goes alone.
+     */
+    static long maxStatementBytes(long maxAllowedPacket) {
+        return Math.max(16 << 10, Math.min(MAX_BYTES_PER_INSERT, maxAllowedPacket / 2));
     }
 
     /**
@@ -362,7 +374,18 @@ final class RowApplier implements AutoCloseable {
             while (same < removed.size() && hasNull(removed.get(same).image(), cols) == withNulls) {
                 same++;
             }
-            int chunk = Integer.highestOneBit(Math.min(maxValues, same - i));
+            // Each value is bound twice (counted, then deleted by the same list).
+            int fit = 0;
+            long bytes = 0;
+            while (i + fit < same && fit < maxValues) {
+                long next = 2 * approxBytes(removed.get(i + fit).image(), cols);
+                if (fit > 0 && bytes + next > maxStatementBytes) {
+                    break;
+                }
+                bytes += next;
+                fit++;
+            }
+            int chunk = Integer.highestOneBit(fit);
             List<KeylessNetEffect.Copies> values = removed.subList(i, i + chunk);
             long[] have = countCopies(plan, cols, values, withNulls, where);
             List<KeylessNetEffect.Copies> wholly = new ArrayList<>();
@@ -556,8 +579,12 @@ final class RowApplier implements AutoCloseable {
         while (i < images.length) {
             int n = 0;
             long bytes = 0;
-            while (i + n < images.length && n < maxRows && (n == 0 || bytes < MAX_BYTES_PER_INSERT)) {
-                bytes += approxBytes(images[i + n], cols);
+            while (i + n < images.length && n < maxRows) {
+                long next = approxBytes(images[i + n], cols);
+                if (n > 0 && bytes + next > maxStatementBytes) {
+                    break;
+                }
+                bytes += next;
                 n++;
             }
             int from = i;
@@ -778,7 +805,15 @@ final class RowApplier implements AutoCloseable {
         long n = 0;
         for (int c : cols) {
             Object v = image[c];
-            n += v instanceof byte[] b ? b.length : 8;
+            if (v instanceof byte[] b) {
+                n += b.length;
+            } else if (v instanceof io.binlogapplier.binlog.JsonText j) {
+                n += 3L * j.text().length(); // UTF-8: at most 3 bytes per char (a surrogate pair: 4 for 2)
+            } else if (v instanceof CharSequence t) {
+                n += 3L * t.length();
+            } else {
+                n += 8;
+            }
         }
         return n;
     }

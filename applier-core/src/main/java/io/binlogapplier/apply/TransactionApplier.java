@@ -53,8 +53,7 @@ public final class TransactionApplier implements AutoCloseable {
         this.connection = connection;
         this.schemas = schemas;
         long maxPacket = maxAllowedPacket(connection);
-        this.rows = new RowApplier(connection, schemas, maxPreparedStatements(workers),
-            RowApplier.maxBatchChars(maxPacket));
+        this.rows = new RowApplier(connection, schemas, maxPreparedStatements(workers), maxPacket);
         this.statements = new StatementRunner(connection, charsets, SESSION_INIT);
         initSession(connection);
         this.binlogMethod = options.method() == ApplyMethod.BINLOG;

@@ -148,6 +148,41 @@ class BackboneIT {
     }
 
     /**
+     * The SQL method writes a unit's rows of one table as few multi-row statements; with the
+     * target's max_allowed_packet at 1 MB, 100 rows of 20 KB inserted one per transaction (one unit)
+     * must still arrive, in statements each within the packet; so must an update and a delete of the rows
+     * of a table without a key, whose copies are counted with their values bound in one statement.
+     */
+    @Test
+    void aNetEffectLargerThanTheTargetsPacketGoesInStatementsThatFit() {
+        String db = "packet_sql";
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE " + db,
+            "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, b MEDIUMBLOB) ENGINE=InnoDB",
+            "CREATE TABLE " + db + ".k (b MEDIUMBLOB, n INT) ENGINE=InnoDB");
+        String[] inserts = new String[200];
+        for (int i = 0; i < 100; i++) {
+            inserts[2 * i] = "INSERT INTO " + db + ".t VALUES (" + i + ", REPEAT(CHAR(65 + " + (i % 26) + "), 20000))";
+            inserts[2 * i + 1] = "INSERT INTO " + db + ".k VALUES (REPEAT(CHAR(65 + " + (i % 26) + "), 20000), " + i + ")";
+        }
+        SERVERS.source().execute(inserts);
+        long packet = SERVERS.target().queryLong("SELECT @@GLOBAL.max_allowed_packet");
+        SERVERS.target().execute("SET GLOBAL max_allowed_packet = 1048576");
+        try {
+            ApplierConfig cfg = new io.binlogapplier.config.ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(),
+                db, start, "conservative", 1, "  method: sql\n  unit_max_transactions: 1000\n"), "test", db);
+            TestApplier.runUntilCurrent(cfg);
+            // Rows of the keyless table the target holds: their copies are counted, a chunk of values a statement.
+            SERVERS.source().execute("UPDATE " + db + ".k SET n = n + 1000", "DELETE FROM " + db + ".k WHERE n % 3 = 0");
+            TestApplier.runUntilCurrent(cfg);
+        } finally {
+            SERVERS.target().execute("SET GLOBAL max_allowed_packet = " + packet);
+        }
+
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+    }
+
+    /**
      * The applier's own bookkeeping rows carry the target's clock, even when written on a pool
      * connection a worker left at the source's statement time (a BINLOG statement or
      * {@code SET timestamp} of 2020 here): the run row's start, beat, stop and last error, and the
