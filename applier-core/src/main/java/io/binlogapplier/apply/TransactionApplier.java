@@ -125,6 +125,12 @@ public final class TransactionApplier implements AutoCloseable {
                     // to others; the rows of any other table change that table alone (a BINLOG statement fires
                     // no trigger, a statement here fires none on a table whose rows go as BINLOG), so the two
                     // may reach the target in either order.
+                    // Rows of this very table waiting in a BINLOG statement (on a MySQL target a table's rows go one
+                    // way or the other event by event, by their JSON) go first even when this event joins the
+                    // table's net effect: a net effect written out early (a full buffer) would overtake them.
+                    if (inBinlog.contains(table)) {
+                        flushBinlog();
+                    }
                     rows.apply(r, where, replay, netEffect && !sqlOnly, () -> {
                         if (binlogLinked || inBinlog.contains(table)) {
                             flushBinlog();
