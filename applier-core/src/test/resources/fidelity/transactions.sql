@@ -45,6 +45,16 @@ INSERT INTO t VALUES (12, 'rolled back 4');
 INSERT INTO m VALUES (3, 'statement stays');
 ROLLBACK;
 SET SESSION binlog_format = 'ROW';
+-- auto_increment_increment of one session must not reach the next statement: the ALTER numbers 1, 2, 3.
+SET SESSION auto_increment_increment = 10;
+CREATE TABLE ai (id INT AUTO_INCREMENT PRIMARY KEY, v INT);
+SET SESSION binlog_format = 'STATEMENT';
+INSERT INTO ai (v) VALUES (1), (2);
+SET SESSION binlog_format = 'ROW';
+SET SESSION auto_increment_increment = 1;
+CREATE TABLE ai2 (v INT);
+INSERT INTO ai2 VALUES (1), (2), (3);
+ALTER TABLE ai2 ADD id INT AUTO_INCREMENT PRIMARY KEY;
 CREATE TEMPORARY TABLE tmp (id INT PRIMARY KEY, v VARCHAR(20));
 INSERT INTO tmp VALUES (100, 'from temp'), (101, 'from temp');
 INSERT INTO t SELECT * FROM tmp;

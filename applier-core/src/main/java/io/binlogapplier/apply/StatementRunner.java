@@ -181,10 +181,10 @@ final class StatementRunner {
             sets.add("foreign_key_checks=" + ((f & QueryStatus.OPTION_NO_FOREIGN_KEY_CHECKS) != 0 ? 0 : 1));
             sets.add("unique_checks=" + ((f & QueryStatus.OPTION_RELAXED_UNIQUE_CHECKS) != 0 ? 0 : 1));
         }
-        if (q.autoIncrementIncrement() != null) {
-            sets.add("auto_increment_increment=" + q.autoIncrementIncrement());
-            sets.add("auto_increment_offset=" + q.autoIncrementOffset());
-        }
+        // The source writes them only when not 1 and 1; absent, they are 1 and 1 (as the native replica
+        // takes them), not what an earlier statement on this connection set nor the target's global values.
+        sets.add("auto_increment_increment=" + (q.autoIncrementIncrement() != null ? q.autoIncrementIncrement() : 1));
+        sets.add("auto_increment_offset=" + (q.autoIncrementIncrement() != null ? q.autoIncrementOffset() : 1));
         if (q.explicitDefaultsForTimestamp() != null) {
             sets.add("explicit_defaults_for_timestamp=" + q.explicitDefaultsForTimestamp());
         }
