@@ -142,7 +142,9 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                 log.debug("rollback on shutdown: {}", e.toString());
             }
         }
-        applier.close();
+        if (applier != null) { // null when connecting failed after the connection was taken
+            applier.close();
+        }
         try {
             c.close();
         } catch (SQLException e) {
