@@ -10,9 +10,17 @@ package io.binlogapplier.apply;
  * @param generated a VIRTUAL or STORED generated column: never written
  * @param onUpdateDefault the column has an {@code ON UPDATE} default (e.g. {@code ON UPDATE
  *     CURRENT_TIMESTAMP}): the server may set it in a row change that leaves it out
+ * @param autoIncrement the table's {@code AUTO_INCREMENT} column
  */
 public record ColumnInfo(String name, int ordinal, String dataType, String columnType, String charset,
-                         String collation, boolean nullable, boolean generated, boolean onUpdateDefault) {
+                         String collation, boolean nullable, boolean generated, boolean onUpdateDefault,
+                         boolean autoIncrement) {
+
+    /** A column that is not {@code AUTO_INCREMENT}. */
+    public ColumnInfo(String name, int ordinal, String dataType, String columnType, String charset,
+                      String collation, boolean nullable, boolean generated, boolean onUpdateDefault) {
+        this(name, ordinal, dataType, columnType, charset, collation, nullable, generated, onUpdateDefault, false);
+    }
 
     /** A column without an {@code ON UPDATE} default. */
     public ColumnInfo(String name, int ordinal, String dataType, String columnType, String charset,

@@ -23,7 +23,7 @@ import java.util.Map;
  *   <li>insert then update: nothing existed, the updated row is inserted;</li>
  *   <li>update then delete: the row existed and is deleted;</li>
  *   <li>delete then insert: the row existed, it is deleted and the new row inserted;</li>
- *   <li>insert then delete: nothing to do.</li>
+ *   <li>insert then delete: nothing to do (but see {@link #transients}).</li>
  * </ul>
  * Keys are compared by their values as the binlog carries them: a row image holds the stored value,
  * so every change to one row names it alike, and two rows never share a key.
@@ -55,6 +55,9 @@ final class NetEffect {
         /** The row after the last change; null when there is none. */
         Object[] row;
         BitSet columns;
+        /** The last row this unit added with the key and removed again (none before, none after). */
+        Object[] transientRow;
+        BitSet transientColumns;
     }
 
     /**
@@ -84,6 +87,8 @@ final class NetEffect {
             s.existed = before;
             states.put(k, s);
         } else if (s.row != null) {
+            s.transientRow = s.row;
+            s.transientColumns = s.columns;
             s.row = null;
             s.columns = null;
         } else {
@@ -130,6 +135,20 @@ final class NetEffect {
         for (State s : states.values()) {
             if (s.row != null) {
                 out.add(new Row(s.row, s.columns));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Rows the unit inserted and deleted again (no row with the key before it, none after): the net
+     * effect leaves them out, but on the source their inserts moved the table's AUTO_INCREMENT counter.
+     */
+    List<Row> transients() {
+        List<Row> out = new ArrayList<>();
+        for (State s : states.values()) {
+            if (s.existed == null && s.row == null && s.transientRow != null) {
+                out.add(new Row(s.transientRow, s.transientColumns));
             }
         }
         return out;

@@ -288,7 +288,60 @@ final class RowApplier implements AutoCloseable {
             deleteByKeys(plan, b.effect.deletes(), where);
             insertAll(plan, b.effect.inserts(), where, Form.INSERT);
         }
+        advanceAutoIncrement(plan, b.effect, where);
         netRows += b.effect.changes();
+    }
+
+    /**
+     * A row the unit inserted and deleted again is left out of the net effect, but its insert moved
+     * the source's AUTO_INCREMENT counter (a queue table: a job added and taken within one unit). So
+     * that the target's counter follows, the one with the largest value of that column, when no final
+     * row's value passes it, is inserted and deleted again: the counter moves past it, the rows do not
+     * change. (Should it collide with a final row's other unique key, the unit is applied again in
+     * order, as after any conflict in a net effect.)
+     */
+    private void advanceAutoIncrement(TablePlan plan, NetEffect effect, String where) throws SQLException {
+        int col = plan.autoIncrementColumn;
+        if (col < 0) {
+            return;
+        }
+        NetEffect.Row top = null;
+        java.math.BigInteger topValue = null;
+        boolean unsignedColumn = plan.unsigned[col];
+        for (NetEffect.Row r : effect.transients()) {
+            java.math.BigInteger v = integer(r.image()[col], unsignedColumn);
+            if (v != null && (topValue == null || v.compareTo(topValue) > 0)) {
+                top = r;
+                topValue = v;
+            }
+        }
+        if (top == null) {
+            return;
+        }
+        for (NetEffect.Row r : effect.inserts()) {
+            java.math.BigInteger v = integer(r.image()[col], unsignedColumn);
+            if (v != null && v.compareTo(topValue) >= 0) {
+                return; // a final row moves the counter as far
+            }
+        }
+        netStatements += insert(plan, top.columns(), List.<Object[]>of(top.image()), where, Form.INSERT);
+        deleteByKeys(plan, List.<Object[]>of(top.image()), where);
+    }
+
+    private static java.math.BigInteger integer(Object v, boolean unsignedColumn) {
+        if (v instanceof java.math.BigInteger b) {
+            return b;
+        }
+        if (unsignedColumn && v instanceof Long l && l < 0) {
+            return new java.math.BigInteger(Long.toUnsignedString(l)); // a BIGINT UNSIGNED past 2^63
+        }
+        if (v instanceof java.math.BigDecimal d) {
+            return d.toBigInteger();
+        }
+        if (v instanceof Number n) {
+            return java.math.BigInteger.valueOf(n.longValue());
+        }
+        return null;
     }
 
     /** Deletes the rows with the lookup keys of {@code images}, which must all exist. */
@@ -869,6 +922,8 @@ final class RowApplier implements AutoCloseable {
          * the only unique key, and some stored column is not part of it.
          */
         final boolean upsert;
+        /** The source column of the target's AUTO_INCREMENT column, -1 when none. */
+        final int autoIncrementColumn;
 
         TablePlan(TableSchema schema, TableMap map) {
             this.schema = schema;
@@ -887,6 +942,13 @@ final class RowApplier implements AutoCloseable {
             this.orderedReason = schema.orderedApplyReason();
             this.upsert = lookupColumns != null && schema.lookupKeyIsTheOnlyUniqueKey()
                 && nonKey(writable(all)).length > 0;
+            int auto = -1;
+            for (int i = 0; i < columnCount; i++) {
+                if (targetOf[i] >= 0 && schema.columns().get(targetOf[i]).autoIncrement()) {
+                    auto = i;
+                }
+            }
+            this.autoIncrementColumn = auto;
         }
 
         /** The columns of {@code cols} that are not in the lookup key. */

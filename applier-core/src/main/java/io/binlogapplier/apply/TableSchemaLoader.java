@@ -64,7 +64,7 @@ final class TableSchemaLoader {
                         || extra.contains("persistent generated");
                     columns.add(new ColumnInfo(rs.getString(1), i++, lower(rs.getString(3)), lower(rs.getString(4)),
                         rs.getString(5), rs.getString(6), "YES".equals(rs.getString(7)), generated,
-                        extra.contains("on update")));
+                        extra.contains("on update"), extra.contains("auto_increment")));
                 }
             }
         }

@@ -207,6 +207,28 @@ class NetEffectTest {
         assertThat(split.replaced()).extracting(r -> r.image()[1]).containsExactly(21L);
     }
 
+    /**
+     * A row inserted and deleted again is no part of the net effect, but is named as transient (its
+     * insert moved an AUTO_INCREMENT counter on the source): its last image; not a row that existed
+     * before, nor one inserted, deleted and inserted again.
+     */
+    @Test
+    void aRowInsertedAndDeletedAgainIsTransientWithItsLastImage() throws Exception {
+        NetEffect n = new NetEffect(new int[] {0});
+        n.add(RowsKind.INSERT, null, row(7, 70), ALL);
+        n.add(RowsKind.UPDATE, row(7, 70), row(7, 71), ALL);
+        n.add(RowsKind.DELETE, row(7, 71), null, null);
+        n.add(RowsKind.INSERT, null, row(8, 80), ALL);
+        n.add(RowsKind.DELETE, row(8, 80), null, null);
+        n.add(RowsKind.INSERT, null, row(8, 81), ALL);
+        n.add(RowsKind.DELETE, row(1, 10), null, null);
+        n.add(RowsKind.INSERT, null, row(1, 11), ALL);
+        n.add(RowsKind.DELETE, row(1, 11), null, null);
+        assertThat(n.transients()).extracting(r -> r.image()[1]).containsExactly(71L);
+        assertThat(n.inserts()).extracting(r -> r.image()[1]).containsExactly(81L);
+        assertThat(n.deletes()).extracting(r -> r[0]).containsExactly(1L);
+    }
+
     /** Collects every valid sequence (each change valid against the table before it) up to {@code depth}. */
     private static void extend(TreeMap<Long, Long> table, List<Op> prefix, int depth, List<List<Op>> out) {
         extend(table, prefix, depth, out, true);
