@@ -176,6 +176,9 @@ public final class ErrorClassifier {
         return unreachable(v != null ? v.reason() : "connection_failed", Side.SOURCE);
     }
 
+    /** mysys's "File '…' not found" (not a server error number, but what MariaDB's dump thread sends). */
+    private static final int EE_FILENOTFOUND = 29;
+
     private static Classification sourceServerError(int code, String message) {
         VendorCode v = VendorCode.of(code);
         if (v == VendorCode.ER_MASTER_FATAL_ERROR_READING_BINLOG) {
@@ -195,6 +198,13 @@ public final class ErrorClassifier {
         }
         if (v == VendorCode.ER_ACCESS_DENIED_ERROR) {
             return accessDenied(v.reason(), Side.SOURCE);
+        }
+        if (code == EE_FILENOTFOUND) {
+            // The dump thread could not open the next binlog file its index lists: no reconnect brings it back.
+            return new Classification(Action.FATAL, ExitCode.SOURCE_POSITION_UNAVAILABLE, "binlog_file_missing",
+                "a binlog file listed in the source's index is missing from its disk; restore it there, or re-seed the"
+                + " target from a fresh copy of the source and set source.start to that copy's position (and clear"
+                + " the state row)");
         }
         // Anything else the source says may pass (a restart, a failover): reconnect.
         return new Classification(Action.RECONNECT, ExitCode.SOURCE_UNREACHABLE, "server_error",

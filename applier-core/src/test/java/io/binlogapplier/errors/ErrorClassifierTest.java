@@ -182,6 +182,9 @@ class ErrorClassifierTest {
         // The binlog protocol's server errors (the source's binlog connection; SQLSTATE unused).
         ROWS.add(new Row(SOURCE, new ServerException("Could not find first log file name in binary log index file",
             1236, "HY000"), FATAL, SOURCE_POSITION_UNAVAILABLE, "position_unavailable"));
+        // A binlog file the source's index lists is gone from its disk (mysys EE_FILENOTFOUND, as MariaDB sends it).
+        ROWS.add(new Row(SOURCE, new ServerException("File './mysql-bin.000003' not found (Errcode: 2 \"No such file or"
+            + " directory\")", 29, "HY000"), FATAL, SOURCE_POSITION_UNAVAILABLE, "binlog_file_missing"));
         ROWS.add(new Row(SOURCE, new ServerException("A slave with the same server_uuid/server_id as this slave has"
             + " connected to the master", 1236, "HY000"), FATAL, SOURCE_SERVER_ID_IN_USE, "server_id_in_use"));
         ROWS.add(new Row(SOURCE, new ServerException("Lost connection", 2013, "08S01"), RECONNECT, SOURCE_UNREACHABLE,

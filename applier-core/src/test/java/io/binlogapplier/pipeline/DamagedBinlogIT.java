@@ -22,6 +22,28 @@ class DamagedBinlogIT {
     static final MariaDbServers SERVERS = MariaDbServers.pair();
     private static final int TRANSACTIONS = 200;
 
+    /** A binlog file the source's index lists but its disk lacks: no reconnect helps; the message says what. */
+    @Test
+    void aBinlogFileMissingFromTheSourcesDiskStopsTheApplierNamingIt() throws Exception {
+        String db = "missingfile";
+        SERVERS.source().execute("FLUSH BINARY LOGS");
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY)",
+            "INSERT INTO " + db + ".t VALUES (1)", "FLUSH BINARY LOGS");
+        String missing = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("INSERT INTO " + db + ".t VALUES (2)", "FLUSH BINARY LOGS",
+            "INSERT INTO " + db + ".t VALUES (3)");
+        String file = missing.substring(0, missing.indexOf(':'));
+        java.nio.file.Files.delete(SERVERS.source().dir().resolve("data").resolve(file));
+        var cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
+            "  method: binlog\n").replace("reconnect_attempts: 0", "reconnect_attempts: 5"), "test", db);
+
+        ApplierException e = TestApplier.runExpectingFailure(cfg);
+
+        assertThat(e.exitCode()).as(e.getMessage()).isEqualTo(ExitCode.SOURCE_POSITION_UNAVAILABLE);
+        assertThat(e.getMessage()).contains(file).contains("missing from its disk").doesNotContain("\n");
+    }
+
     @Test
     void aBinlogFileDamagedMidStreamKeepsWhatWasAppliedBeforeIt() throws Exception {
         String db = "lostfile";
