@@ -88,6 +88,11 @@ final class BinlogStatements {
             // with its table maps again; the target closes its tables between BINLOG statements anyway, and
             // inside the unit's transaction the rows are the same.
             Change.Rows next = statement.remove(statement.size() - 1);
+            statementBytes -= eventBytes(next);
+            if (bufferedBytes + statementBytes > maxEventBytes) {
+                // The statements buffered before it go alone: with this piece they would pass the bound.
+                sendBufferedAlone(format, where);
+            }
             int last = statement.size() - 1;
             statement.set(last, endingStatement(statement.get(last)));
             flushAndGoOn(format, where);
@@ -102,7 +107,25 @@ final class BinlogStatements {
         statement.clear();
         long bytes = statementBytes;
         statementBytes = 0;
+        if (bytes > maxEventBytes && done.size() > 1) {
+            // Only its last event took the statement past the bound (earlier ones would have cut it): the
+            // events before it go as one BINLOG statement, the last as the next (or as SQL, should it alone
+            // pass the bound). Sent as SQL whole, rows of a table with triggers would fire them.
+            Change.Rows end = done.remove(done.size() - 1);
+            long endBytes = eventBytes(end);
+            long restBytes = bytes - endBytes;
+            done.set(done.size() - 1, endingStatement(done.get(done.size() - 1)));
+            if (bufferedBytes + restBytes > maxEventBytes) {
+                flushAndGoOn(format, where);
+            }
+            buffered.addAll(done);
+            bufferedBytes += restBytes;
+            flushAndGoOn(format, where);
+            done = new ArrayList<>(List.of(end));
+            bytes = endBytes;
+        }
         if (bytes > maxEventBytes) {
+            // One rows event larger than a BINLOG statement may be: the caller applies it as SQL.
             flush();
             return done;
         }
@@ -112,6 +135,20 @@ final class BinlogStatements {
         buffered.addAll(done);
         bufferedBytes += bytes;
         return List.of();
+    }
+
+    /** Sends the buffered source statements, not the unfinished one held, which stays held. */
+    private void sendBufferedAlone(BinlogEvent.FormatDescription format, String where) throws SQLException {
+        if (buffered.isEmpty()) {
+            return;
+        }
+        List<Change.Rows> held = new ArrayList<>(statement);
+        long heldBytes = statementBytes;
+        statement.clear();
+        statementBytes = 0;
+        flushAndGoOn(format, where);
+        statement.addAll(held);
+        statementBytes = heldBytes;
     }
 
     /** Sends what is buffered and goes on buffering events of {@code format}, starting at {@code where}. */

@@ -98,6 +98,74 @@ class BinlogStatementPiecesIT {
             .isTrue();
     }
 
+    /**
+     * A BINLOG statement stays within its bound (512 KB of events here) when small source statements
+     * (about 400 KB buffered) are followed by one larger than the bound:
+     * the buffered ones go alone first, not together with the first piece of the large one (which made
+     * one statement of about 900 KB, 1.2 MB of base64, that the target refused; the unit was then
+     * applied again as SQL).
+     */
+    @Test
+    void smallStatementsThenALargeOneStayWithinOneBinlogStatementsBound() {
+        String db = "pieces_buffered";
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE " + db,
+            "CREATE TABLE " + db + ".s (id INT PRIMARY KEY, pad VARCHAR(1000) NOT NULL)",
+            "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(100) NOT NULL)",
+            "INSERT INTO " + db + ".t SELECT seq, seq, REPEAT('x', 100) FROM " + db + ".seq_1_to_" + ROWS);
+        // one transaction: 360 small statements, then the large one
+        String[] statements = new String[363];
+        statements[0] = "BEGIN";
+        for (int i = 0; i < 360; i++) {
+            statements[i + 1] = "INSERT INTO " + db + ".s VALUES (" + i + ", REPEAT('s', 1000))";
+        }
+        statements[361] = "UPDATE " + db + ".t SET k = k + 1, pad = REPEAT('z', 100)";
+        statements[362] = "COMMIT";
+        SERVERS.source().execute(statements);
+        var redone = new java.util.concurrent.atomic.AtomicLong();
+        var cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
+            "  method: binlog\n  unit_max_transactions: 1000\n"), "test", db);
+
+        TestApplier.runUntilCurrent(cfg, new PipelineMetrics() {
+            @Override
+            public void retried(String reason) {
+                redone.incrementAndGet();
+            }
+        });
+
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+        assertThat(redone.get()).as("units applied again (after a BINLOG statement the target refused)").isZero();
+    }
+
+    /**
+     * Under the sql method a table with triggers goes as BINLOG statements (its trigger's rows come
+     * from the source). A source statement on it whose last event alone takes it past the bound was
+     * applied whole as SQL, which fired the target's trigger: extra audit rows. Statements of many
+     * sizes around the bound (512 KB here) are sure to include such ones.
+     */
+    @Test
+    void aTriggerTablesStatementWhoseLastEventPassesTheBoundStillFiresNoTrigger() {
+        String db = "pieces_trigger_end";
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE " + db,
+            "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, k INT NOT NULL, pad VARCHAR(100) NOT NULL)",
+            "CREATE TABLE " + db + ".audit (id INT AUTO_INCREMENT PRIMARY KEY, t_id INT NOT NULL)",
+            "CREATE TRIGGER " + db + ".t_audit AFTER UPDATE ON " + db + ".t FOR EACH ROW"
+                + " INSERT INTO " + db + ".audit (t_id) SELECT NEW.id FROM DUAL WHERE NEW.id % 1000 = 0",
+            "INSERT INTO " + db + ".t SELECT seq, seq, REPEAT('x', 100) FROM " + db + ".seq_1_to_5000");
+        List<String> updates = new java.util.ArrayList<>();
+        for (int n = 4000; n <= 4800; n += 20) {
+            updates.add("UPDATE " + db + ".t SET k = k + 1 WHERE id <= " + n);
+        }
+        SERVERS.source().execute(updates.toArray(new String[0]));
+        var cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
+            "  method: sql\n"), "test", db);
+
+        TestApplier.runUntilCurrent(cfg);
+
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+    }
+
     private static long binlogStatements() {
         return SERVERS.target().globalStatus("Com_binlog");
     }
