@@ -49,6 +49,17 @@ INSERT INTO enums VALUES (1, '', '', 'one', ''), (2, 'a', 'x,y', 'two', 'a1,h1')
   (4, 'd''e', 'x,y,z;,w', 'two', 'a1,a2,a3'), (5, 'ü', 'w', 'one', 'h1'), (6, NULL, NULL, 'one', NULL);
 INSERT INTO enums (id, e, e2) VALUES (7, 'not a member', 'bogus');
 UPDATE enums SET s = 'y' WHERE id = 1;
+-- ENUM and SET in latin1 with members named like numbers: the index and the mask must arrive as
+-- numbers, in a keyed table and one without a key; the DDL between makes the rows exist before the
+-- unit that changes them.
+CREATE TABLE enum_l1 (id INT PRIMARY KEY, e ENUM('0', '1', '2') CHARACTER SET latin1, s SET('1', '2', '4') CHARACTER SET latin1);
+CREATE TABLE enum_l1_nopk (e ENUM('0', '1', '2') CHARACTER SET latin1, s SET('1', '2', '4') CHARACTER SET latin1, n INT);
+INSERT INTO enum_l1 VALUES (1, '0', '1'), (2, '1', '2,4'), (3, '2', '');
+INSERT INTO enum_l1_nopk VALUES ('0', '1', 1), ('1', '2,4', 2), ('2', '', 3);
+CREATE TABLE enum_barrier (id INT);
+UPDATE enum_l1 SET e = '2', s = '4' WHERE id = 1;
+UPDATE enum_l1_nopk SET n = n + 10;
+DELETE FROM enum_l1_nopk WHERE e = '1';
 CREATE TABLE docs (id INT PRIMARY KEY, j JSON, jn JSON);
 INSERT INTO docs VALUES (1, '{"a": 1, "b": [1, 2.5, "x", null, true], "c": {"d": "😀"}}', NULL),
   (2, '[]', '{}'), (3, '"just a string with \\"quotes\\""', '123.456e10'), (4, 'null', 'false');

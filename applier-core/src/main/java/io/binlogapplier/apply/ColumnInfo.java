@@ -49,9 +49,14 @@ public record ColumnInfo(String name, int ordinal, String dataType, String colum
         return Integer.parseInt(columnType.substring(open + 1, close).trim());
     }
 
-    /** Compares as text under a collation (so a key lookup must honour it). */
+    /**
+     * Compares as text under a collation (so a key lookup must honour it). Not ENUM and SET, though
+     * they have a character set: their values travel as the member's index and the members' bit mask,
+     * which the server reads as those only when they arrive as numbers (as text, '1' is first looked
+     * up as a member's name).
+     */
     public boolean textual() {
-        return charset != null && !"binary".equals(charset);
+        return charset != null && !"binary".equals(charset) && !"enum".equals(dataType) && !"set".equals(dataType);
     }
 
     /** A case- or accent-insensitive collation: two different byte strings may be the same key. */

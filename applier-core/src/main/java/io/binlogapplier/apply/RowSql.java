@@ -278,6 +278,9 @@ public final class RowSql {
         if (c.binaryLength() > 0) {
             return binaryPadded(c);
         }
+        if ("set".equals(c.dataType())) {
+            return "CAST(? AS UNSIGNED)"; // the bit mask, as in value()
+        }
         if (!c.textual() || utf8mb4(c)) {
             return "?";
         }
