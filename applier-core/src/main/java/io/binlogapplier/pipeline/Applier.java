@@ -237,6 +237,8 @@ public final class Applier {
                 }
                 if (existing.isPresent()) {
                     saved = existing.get();
+                    NativeSqlThread.refuseIfNativeAppliedPast(control, source, config.source(),
+                        saved.position().coordinates());
                     log.info("resuming from {} (saved on the target){}", saved.position(),
                         saved.pending() == null ? "" : "; transaction at " + saved.pending().coordinates()
                             + " may be partly applied and will be replayed idempotently");

@@ -56,6 +56,54 @@ public final class NativeSqlThread {
         }
     }
 
+    /**
+     * Refuses to resume from {@code saved} when the target's native replication of the same source,
+     * though stopped, has applied past it: after a {@code handback} and {@code START SLAVE}, native
+     * replication moved on from the position the applier handed back; a run from the applier's own
+     * saved position would apply those transactions again. {@code adopt} takes the native position.
+     */
+    public static void refuseIfNativeAppliedPast(Connection target, SourceInspector source, SourceConfig config,
+                                                 io.binlogapplier.position.BinlogCoordinates saved) {
+        if (saved == null || saved.file().isEmpty()) {
+            return;
+        }
+        String sourceId = source.variable("server_id");
+        for (String statement : new String[] {"SHOW SLAVE STATUS", "SHOW REPLICA STATUS"}) {
+            try (Statement s = target.createStatement(); ResultSet rs = s.executeQuery(statement)) {
+                while (rs.next()) {
+                    if (!ofOurSource(rs, sourceId, config)) {
+                        continue;
+                    }
+                    String file = column(rs, "Relay_Master_Log_File", "Relay_Source_Log_File");
+                    String pos = column(rs, "Exec_Master_Log_Pos", "Exec_Source_Log_Pos");
+                    if (file == null || file.isEmpty() || pos == null) {
+                        continue;
+                    }
+                    io.binlogapplier.position.BinlogCoordinates applied =
+                        new io.binlogapplier.position.BinlogCoordinates(file, Long.parseLong(pos.trim()));
+                    if (applied.compareTo(saved) > 0) {
+                        throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target's native replication of"
+                            + " this source has applied up to " + applied + ", past the applier's saved position "
+                            + saved + " (it ran after a handback): a run from there would apply those transactions"
+                            + " again; take over with 'binlog-applier adopt', which starts where native replication"
+                            + " stopped");
+                    }
+                }
+                return;
+            } catch (SQLException | NumberFormatException e) {
+                // unknown statement, no privilege to read it, or no position: nothing known, nothing refused
+            }
+        }
+    }
+
+    private static boolean ofOurSource(ResultSet rs, String sourceId, SourceConfig config) {
+        String id = column(rs, "Master_Server_Id", "Source_Server_Id");
+        String host = column(rs, "Master_Host", "Source_Host");
+        String port = column(rs, "Master_Port", "Source_Port");
+        boolean sameId = id != null && !id.equals("0") && id.trim().equals(sourceId == null ? "" : sourceId.trim());
+        return sameId || config.host().equalsIgnoreCase(host) && String.valueOf(config.port()).equals(port);
+    }
+
     private static String column(ResultSet rs, String a, String b) {
         try {
             return rs.getString(a);
