@@ -51,6 +51,8 @@ final class ServerReads {
         for (Connection c : List.of(source, target)) {
             try (Statement s = c.createStatement()) {
                 s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                // TIMESTAMP values print in the session's zone: the same instants must print alike on both.
+                s.execute("SET SESSION time_zone = '+00:00'");
             }
             c.setAutoCommit(true);
             // The connections come with run's 30 s socket timeout; one read of a large keyless table may take
@@ -183,7 +185,10 @@ final class ServerReads {
         }
     }
 
-    /** Key text (as {@link ChunkRange#describe} writes values) → MD5 of the row. */
+    /** In place of a row's MD5: the key is held by more than one row (a target table without the source's key). */
+    static final String DUPLICATE = "duplicate key";
+
+    /** Key text (as {@link ChunkRange#describe} writes values) → MD5 of the row, or {@link #DUPLICATE}. */
     private static Map<String, String> rows(Connection c, TableShape t, ChunkSql.Query q) throws SQLException {
         Map<String, String> rows = new LinkedHashMap<>();
         int n = t.key().size();
@@ -193,7 +198,10 @@ final class ServerReads {
                 for (int i = 1; i <= n; i++) {
                     key.add(rs.getObject(i));
                 }
-                rows.put(ChunkRange.values(key), rs.getString(n + 1));
+                String k = ChunkRange.values(key);
+                if (rows.put(k, rs.getString(n + 1)) != null) {
+                    rows.put(k, DUPLICATE); // equals no row's MD5: the key differs
+                }
             }
         }
         return rows;

@@ -221,7 +221,8 @@ public final class Verifier {
                 }
                 if (Objects.equals(s1, s2) && !behind && differsSeen.merge(k, 1, Integer::sum) >= 2) {
                     differing.add(name + "=" + k + (s1 == null ? " extra on the target"
-                        : tg == null ? " missing on the target" : " changed"));
+                        : tg == null ? " missing on the target"
+                        : ServerReads.DUPLICATE.equals(tg) ? " duplicated on the target" : " changed"));
                     continue;
                 }
                 still.add(k);

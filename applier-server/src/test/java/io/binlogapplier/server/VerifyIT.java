@@ -219,4 +219,53 @@ class VerifyIT {
         assertThat(verify("--tables", "vsrc.skipped").code()).isEqualTo(2);
         assertThat(verify("--tables", "nodot").code()).isEqualTo(2);
     }
+
+    /**
+     * TIMESTAMP values are compared as UTC: with the target's time_zone another than the source's,
+     * the same instants printed in each session's zone looked different (exit 38 on identical data).
+     */
+    @Test
+    @Order(6)
+    void timestampsMatchWhateverTheServersTimeZones() {
+        for (var m : List.of(SERVERS.source(), SERVERS.target())) {
+            String schema = m == SERVERS.source() ? "vsrc" : "vdst";
+            m.execute("SET SESSION sql_log_bin = 0", "SET SESSION time_zone = '+00:00'",
+                "CREATE TABLE " + schema + ".stamps (id INT PRIMARY KEY, ts TIMESTAMP(3) NULL)",
+                "INSERT INTO " + schema + ".stamps SELECT seq, FROM_UNIXTIME(1700000000 + seq * 3600.5) FROM "
+                    + schema + ".seq_1_to_200");
+        }
+        SERVERS.target().execute("SET GLOBAL time_zone = '+05:00'");
+        try {
+            InProcessCli.Output out = verify("--tables", "vsrc.stamps");
+
+            assertThat(out.code()).as(out.text()).isZero();
+            assertThat(out.line("vsrc.stamps")).contains("MATCH");
+        } finally {
+            SERVERS.target().execute("SET GLOBAL time_zone = 'SYSTEM'");
+            SERVERS.source().execute("SET SESSION sql_log_bin = 0", "DROP TABLE vsrc.stamps");
+            SERVERS.target().execute("DROP TABLE vdst.stamps");
+        }
+    }
+
+    /**
+     * A target table without the source's key can hold a key twice: that is a difference, not one row
+     * among equals (the second copy collapsed into the first and the chunk passed).
+     */
+    @Test
+    @Order(7)
+    void aKeyTheTargetHoldsTwiceDiffers() {
+        SERVERS.source().execute("SET SESSION sql_log_bin = 0", "CREATE TABLE vsrc.dup (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO vsrc.dup SELECT seq, seq FROM vsrc.seq_1_to_300");
+        SERVERS.target().execute("CREATE TABLE vdst.dup (id INT NOT NULL, v INT, KEY (id))",
+            "INSERT INTO vdst.dup SELECT seq, seq FROM vdst.seq_1_to_300", "INSERT INTO vdst.dup VALUES (5, 5)");
+        try {
+            InProcessCli.Output out = verify("--tables", "vsrc.dup");
+
+            assertThat(out.code()).as(out.text()).isEqualTo(38);
+            assertThat(out.text()).contains("id=5 duplicated on the target");
+        } finally {
+            SERVERS.source().execute("SET SESSION sql_log_bin = 0", "DROP TABLE vsrc.dup");
+            SERVERS.target().execute("DROP TABLE vdst.dup");
+        }
+    }
 }
