@@ -40,6 +40,16 @@ CREATE TABLE bin_nopk (b BINARY(4), n INT);
 INSERT INTO bin_nopk VALUES (0x01000000, 1), (0x01000000, 1), (0x0100, 2), (NULL, 3);
 UPDATE bin_nopk SET n = 5 WHERE n = 2;
 DELETE FROM bin_nopk WHERE n = 1 LIMIT 1;
+-- MariaDB's INET6, INET4 and UUID: binary strings in the binlog (trailing zero bytes dropped, a
+-- time-based UUID in its stored order), as keys and values.
+CREATE TABLE addrs (a INET6 PRIMARY KEY, b INET4, u UUID, n INT);
+INSERT INTO addrs VALUES ('2001:db8::', '10.0.0.0', UUID(), 1), ('::', '0.0.0.0', '00000000-0000-0000-0000-000000000000', 2),
+  ('::1', '10.0.0.1', 'aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee', 3), ('fe80::1:0', NULL, NULL, 4);
+UPDATE addrs SET n = n + 10;
+UPDATE addrs SET a = 'fe80::' WHERE n = 14;
+CREATE TABLE addrs_u (u UUID PRIMARY KEY, n INT);
+INSERT INTO addrs_u VALUES (UUID(), 1), ('12345678-1234-1234-1234-123456789000', 2);
+UPDATE addrs_u SET n = n + 1;
 CREATE TABLE enums (id INT PRIMARY KEY, e ENUM('', 'a', 'b,c', 'd''e', 'ü'), s SET('x', 'y', 'z;', 'w'),
   e2 ENUM('one', 'two') NOT NULL, big SET('a1','a2','a3','a4','a5','a6','a7','a8','a9','b1','b2','b3','b4','b5','b6',
   'b7','b8','b9','c1','c2','c3','c4','c5','c6','c7','c8','c9','d1','d2','d3','d4','d5','d6','d7','d8','d9','e1','e2',

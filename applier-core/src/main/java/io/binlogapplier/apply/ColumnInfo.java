@@ -33,13 +33,22 @@ public record ColumnInfo(String name, int ordinal, String dataType, String colum
     }
 
     /**
-     * n for a {@code BINARY(n)} column, else 0. The binlog drops a BINARY value's trailing 0x00
+     * n for a {@code BINARY(n)} column (16 for MariaDB's INET6 and UUID, 4 for INET4), else 0. The binlog drops a BINARY value's trailing 0x00
      * bytes (as it drops a CHAR value's trailing spaces), the column keeps them, and bytes compare
      * with their length: a value from the binlog must be padded again to find its row.
      */
     public int binaryLength() {
-        if (!"binary".equals(dataType)) {
-            return 0;
+        switch (dataType) {
+            case "inet6", "uuid" -> {
+                return 16; // MariaDB's fixed-size binary types, logged as BINARY(16) is
+            }
+            case "inet4" -> {
+                return 4;
+            }
+            case "binary" -> { }
+            default -> {
+                return 0;
+            }
         }
         int open = columnType.indexOf('(');
         int close = columnType.indexOf(')', open + 1);
