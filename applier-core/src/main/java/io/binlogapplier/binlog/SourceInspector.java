@@ -172,6 +172,46 @@ public final class SourceInspector implements AutoCloseable {
     }
 
     /**
+     * A FILE:POS an operator gives must be where a transaction starts (its GTID or BEGIN event, a
+     * statement outside any transaction, the file's header) or the file's end: not inside an event,
+     * nor inside a transaction, whose first events would be missing. Read with {@code SHOW BINLOG
+     * EVENTS}; nothing is refused when that cannot be read (no privilege).
+     *
+     * @param what how the message names the position ("set-position", "source.start")
+     * @param code the exit code of a refusal
+     */
+    public void requireTransactionStart(BinlogCoordinates at, String what, ExitCode code) {
+        String fix = ": give the position of a transaction's first event (its GTID or BEGIN: SHOW BINLOG EVENTS on the"
+            + " source), the end of a file (SHOW MASTER STATUS), or a GTID";
+        if (at.offset() < 4) {
+            throw new ApplierException(code, what + " " + at + " is before the file's first event" + fix);
+        }
+        List<String[]> events;
+        try {
+            events = rows("SHOW BINLOG EVENTS IN '" + at.file().replace("\\", "\\\\").replace("'", "''") + "' FROM "
+                + at.offset() + " LIMIT 1");
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1220) { // ER_ERROR_WHEN_EXECUTING_COMMAND: "Wrong offset or I/O error"
+                throw new ApplierException(code, what + " " + at + " is not where an event starts in the source's "
+                    + at.file() + " (" + io.binlogapplier.errors.Messages.firstLine(e.getMessage()) + ")" + fix);
+            }
+            return; // not readable here: nothing known, nothing refused
+        }
+        if (events.isEmpty() || events.get(0).length < 6) {
+            return; // the end of the file
+        }
+        String type = events.get(0)[2];
+        String info = events.get(0)[5] == null ? "" : events.get(0)[5].trim();
+        boolean inside = type.startsWith("Table_map") || type.contains("_rows") || type.equals("Xid")
+            || type.equals("Intvar") || type.equals("Rand") || type.equals("User var")
+            || type.equals("Query") && (info.equalsIgnoreCase("COMMIT") || info.equalsIgnoreCase("ROLLBACK"));
+        if (inside) {
+            throw new ApplierException(code, what + " " + at + " is inside a transaction (the event there is " + type
+                + ")" + fix);
+        }
+    }
+
+    /**
      * Runs a read-only statement ({@code SHOW …}, {@code SELECT …}) and returns its rows as text, for
      * diagnostics ({@code check}, {@code status}); the caller interprets SQL errors.
      */

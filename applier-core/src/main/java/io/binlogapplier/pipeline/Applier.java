@@ -515,6 +515,8 @@ public final class Applier {
             return new SourcePosition(at, source.gtidPositionAt(at), SourcePosition.ResumeBy.FILE);
         }
         if (start instanceof StartPosition.File f) {
+            source.requireFile(f.coordinates());
+            source.requireTransactionStart(f.coordinates(), "source.start", ExitCode.CONFIG);
             return new SourcePosition(f.coordinates(), source.gtidPositionAt(f.coordinates()),
                 SourcePosition.ResumeBy.FILE);
         }

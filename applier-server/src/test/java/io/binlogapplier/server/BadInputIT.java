@@ -80,6 +80,28 @@ class BadInputIT {
     }
 
     @Test
+    void startPositionInsideATransactionIsRefused() throws Exception {
+        SERVERS.target().execute("DELETE FROM binlog_applier.applier_position WHERE stream = '" + stream + "'");
+        stateBefore = null;
+        String at = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("REPLACE INTO bad.t VALUES (2)");
+        String[] fp = at.split(":");
+        long second; // the transaction's second event: inside it
+        try (var c = SERVERS.source().connect(); var st = c.createStatement();
+             var rs = st.executeQuery("SHOW BINLOG EVENTS IN '" + fp[0] + "' FROM " + fp[1] + " LIMIT 1")) {
+            rs.next();
+            second = rs.getLong("End_log_pos");
+        }
+        Path cfg = Configs.forPair(SERVERS.servers(), stream, fp[0] + ":" + second);
+
+        CliRun.Result r = CliRun.run(120, "run", "--config", cfg.toString(), "--until", "current");
+
+        assertOneLineFailure(r, ExitCode.CONFIG, "source.start " + fp[0] + ":" + second + " is inside a transaction",
+            "give the position of a transaction's first event");
+        assertThat(stateRow()).as("no state row is created for a start inside a transaction").isNull();
+    }
+
+    @Test
     void purgedGtidPositionIsRefusedByTheSource() {
         purgeOldBinlogs();
         SERVERS.target().execute("DELETE FROM binlog_applier.applier_position WHERE stream = '" + stream + "'");

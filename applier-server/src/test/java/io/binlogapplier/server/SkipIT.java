@@ -155,15 +155,36 @@ class SkipIT {
         String after2 = TestApplier.currentPosition(SERVERS.source());
         SERVERS.source().execute("INSERT INTO " + db + ".t VALUES (3)");
         InProcessCli.Output bad = cli("set-position", "--config", cfg.toString(), "nonsense");
+        String[] fp = after2.split(":");
+        // inside the GTID event that starts the transaction, and at the transaction's second event
+        InProcessCli.Output midEvent = cli("set-position", "--config", cfg.toString(),
+            fp[0] + ":" + (Long.parseLong(fp[1]) + 3));
+        InProcessCli.Output midTransaction = cli("set-position", "--config", cfg.toString(), fp[0] + ":"
+            + eventAfter(fp[0], Long.parseLong(fp[1])));
         InProcessCli.Output set = cli("set-position", "--config", cfg.toString(), after2);
         CliRun.Result rest = run(cfg, "current");
 
         assertThat(bad.code()).isEqualTo(2);
+        assertThat(midEvent.code()).as(midEvent.text()).isEqualTo(2);
+        assertThat(midEvent.text()).contains("is not where an event starts");
+        assertThat(midTransaction.code()).as(midTransaction.text()).isEqualTo(2);
+        assertThat(midTransaction.text()).contains("is inside a transaction");
         assertThat(set.code()).as(set.text()).isZero();
         assertThat(set.text()).contains("now " + after2);
         assertThat(rest.exitCode()).as(rest.output()).isZero();
         assertThat(SERVERS.target().queryString("SELECT GROUP_CONCAT(id ORDER BY id) FROM " + db + ".t"))
             .isEqualTo("1,3");
+    }
+
+    /** The position of the event after the one at {@code pos} in {@code file} (SHOW BINLOG EVENTS). */
+    private static long eventAfter(String file, long pos) {
+        try (var c = SERVERS.source().connect(); var st = c.createStatement();
+             var rs = st.executeQuery("SHOW BINLOG EVENTS IN '" + file + "' FROM " + pos + " LIMIT 1")) {
+            rs.next();
+            return rs.getLong("End_log_pos");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String savedGtids(String stream) {

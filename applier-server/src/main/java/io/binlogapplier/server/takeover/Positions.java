@@ -42,6 +42,7 @@ final class Positions {
                 + " (mysql-bin.000042:1337), a MariaDB GTID position (0-1-100) or a MySQL GTID set (uuid:1-100)");
         }
         source.requireFile(at);
+        source.requireTransactionStart(at, "'" + t + "'", ExitCode.USAGE);
         return new SourcePosition(at, source.gtidPositionAt(at), SourcePosition.ResumeBy.FILE);
     }
 }
