@@ -8,7 +8,8 @@ package io.binlogapplier.binlog;
  * @param opaque the document holds an opaque scalar (DECIMAL, DATE, TIME, DATETIME, TIMESTAMP, a
  *     binary string …): its text is exact, but MySQL parses that text back as a number or a string,
  *     not as the typed scalar ({@code JSON_TYPE} DECIMAL becomes DOUBLE, DATETIME becomes STRING), so
- *     only the binary value itself reproduces the document on a MySQL target
+ *     only the binary value itself reproduces the document on a MySQL target; so does an unsigned
+ *     integer (UNSIGNED INTEGER is read back as INTEGER)
  */
 public record JsonText(String text, boolean opaque) {
     public JsonText(String text) {

@@ -83,7 +83,7 @@ public final class MysqlJson {
     private final StringBuilder out;
     /** Strict: bytes that are not UTF-8 fail instead of becoming U+FFFD. */
     private CharsetDecoder utf8;
-    /** An opaque scalar was printed. */
+    /** An opaque scalar (or an unsigned integer, see {@link #unsignedSeen}) was printed. */
     private boolean opaqueSeen;
 
     private MysqlJson(byte[] b, StringBuilder out) {
@@ -239,6 +239,7 @@ public final class MysqlJson {
             case UINT16:
                 need(type, pos, len, 2);
                 out.append(u16(pos));
+                unsignedSeen();
                 break;
             case INT32:
                 need(type, pos, len, 4);
@@ -247,6 +248,7 @@ public final class MysqlJson {
             case UINT32:
                 need(type, pos, len, 4);
                 out.append(le(pos, 4));
+                unsignedSeen();
                 break;
             case INT64:
                 need(type, pos, len, 8);
@@ -255,6 +257,7 @@ public final class MysqlJson {
             case UINT64:
                 need(type, pos, len, 8);
                 out.append(Long.toUnsignedString(le(pos, 8)));
+                unsignedSeen();
                 break;
             case DOUBLE: {
                 need(type, pos, len, 8);
@@ -313,6 +316,15 @@ public final class MysqlJson {
             }
         }
         throw malformed("length at offset " + pos + " is cut off or longer than 5 bytes");
+    }
+
+    /**
+     * An UNSIGNED INTEGER scalar: its digits read back as a signed INTEGER wherever they fit one
+     * ({@code JSON_TYPE} UNSIGNED INTEGER becomes INTEGER), so the text does not reproduce it on a
+     * MySQL target either: counted as opaque.
+     */
+    private void unsignedSeen() {
+        opaqueSeen = true;
     }
 
     private void opaque(int fieldType, int pos, int len) {

@@ -166,6 +166,9 @@ class MysqlJsonTest {
             + " 00 00 00 80";           // int32 -2147483648
 
         assertThat(text(doc)).isEqualTo("[true, -1, 65535, -2147483648, null]");
+        // The uint16 reads back as a signed INTEGER from the text: only the binary value keeps its type.
+        assertThat(MysqlJson.toJsonText(hex(doc)).opaque()).isTrue();
+        assertThat(MysqlJson.toJsonText(hex("02 01 00 07 00  05 ff ff")).opaque()).as("int16 only").isFalse();
     }
 
     @Test
