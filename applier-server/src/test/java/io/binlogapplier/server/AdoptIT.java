@@ -189,4 +189,36 @@ class AdoptIT {
         assertThat(afterNativeStopped.output()).contains("past the applier's saved position").contains("adopt");
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
     }
+
+    /**
+     * A target that also replicates through a named connection: gtid_slave_pos is one for every
+     * connection, so a handback that sets it would move the other source's position too. Refused (32),
+     * nothing changed.
+     */
+    @org.junit.jupiter.api.Test
+    void aHandbackThatWouldMoveAnotherConnectionsGtidPositionIsRefused() throws Exception {
+        String db = "mig_multi";
+        SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL",
+            "SET GLOBAL gtid_slave_pos = '" + SERVERS.source().queryString("SELECT @@gtid_binlog_pos") + "'",
+            "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + SERVERS.source().port()
+                + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos",
+            "CHANGE MASTER 'other' TO MASTER_HOST='127.0.0.1', MASTER_PORT=9, MASTER_USER='nobody'");
+        try {
+            SERVERS.source().execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY)",
+                "INSERT INTO " + db + ".t VALUES (1)");
+            Path cfg = Configs.write(TestApplier.yaml(SERVERS.servers(), db, "current", "conservative", 1, null));
+            InProcessCli.Output adopted = cli("set-position", "--config", cfg.toString(),
+                SERVERS.source().queryString("SELECT @@gtid_binlog_pos"));
+            String before = SERVERS.target().queryString("SELECT @@gtid_slave_pos");
+
+            InProcessCli.Output handedBack = cli("handback", "--config", cfg.toString(), "--by", "gtid", "--execute");
+
+            assertThat(adopted.code()).as(adopted.text()).isZero();
+            assertThat(handedBack.code()).as(handedBack.text()).isEqualTo(32);
+            assertThat(handedBack.text()).contains("'other'").contains("gtid_slave_pos");
+            assertThat(SERVERS.target().queryString("SELECT @@gtid_slave_pos")).isEqualTo(before);
+        } finally {
+            SERVERS.target().execute("RESET SLAVE 'other' ALL", "RESET SLAVE ALL");
+        }
+    }
 }

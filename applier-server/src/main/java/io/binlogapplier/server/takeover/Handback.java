@@ -45,6 +45,16 @@ public final class Handback {
             boolean byGtid = mariadb && (by == null ? r.byGtid() : by.equals("gtid"));
             List<String> statements = HandbackPlan.statements(mariadb, byGtid,
                 !mariadb && NativeReplica.mysqlReplicaSyntax(c), saved.position());
+            if (mariadb && HandbackPlan.setsGtidSlavePos(statements)) {
+                List<String> others = NativeReplica.otherConnections(c);
+                if (!others.isEmpty()) {
+                    throw new ApplierException(ExitCode.REPLICA_MISMATCH, "handback refused: the target also replicates"
+                        + " through connection(s) " + String.join(", ", others) + ", and gtid_slave_pos is one for all"
+                        + " of them: setting it would move their positions too; hand back by hand (CHANGE MASTER TO"
+                        + " MASTER_LOG_FILE, MASTER_LOG_POS for the default connection, and this source's domain in"
+                        + " gtid_slave_pos)");
+                }
+            }
             StringBuilder out = new StringBuilder("-- applier '" + config.name() + "' stopped at " + saved.position()
                 + "; native replication continues from there with:" + System.lineSeparator());
             for (String s : statements) {

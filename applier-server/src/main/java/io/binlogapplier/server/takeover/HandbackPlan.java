@@ -40,7 +40,9 @@ public final class HandbackPlan {
                 out.add("CHANGE MASTER TO MASTER_USE_GTID = slave_pos");
             } else {
                 requireFile(saved);
-                if (!saved.gtids().isBlank()) {
+                // A MariaDB replica of a MySQL source keeps no GTID position of it (gtid_slave_pos takes MariaDB GTIDs).
+                if (!saved.gtids().isBlank()
+                    && io.binlogapplier.position.MariadbGtidPosition.looksLikeMariadb(saved.gtids())) {
                     out.add("SET GLOBAL gtid_slave_pos = '" + quote(saved.gtids()) + "'");
                 }
                 out.add("CHANGE MASTER TO MASTER_LOG_FILE = '" + quote(file) + "', MASTER_LOG_POS = "
@@ -74,6 +76,15 @@ public final class HandbackPlan {
             throw new ApplierException(ExitCode.NO_SAVED_POSITION, "the saved position " + saved + " has no GTID"
                 + " position: hand back by file position (--by file)");
         }
+        if (!io.binlogapplier.position.MariadbGtidPosition.looksLikeMariadb(saved.gtids())) {
+            throw new ApplierException(ExitCode.USAGE, "the saved position's GTIDs " + saved.gtids() + " are a MySQL"
+                + " source's, which a MariaDB replica cannot follow by GTID: hand back by file position (--by file)");
+        }
+    }
+
+    /** Whether the statements set {@code gtid_slave_pos}, which every replication connection of a MariaDB server shares. */
+    public static boolean setsGtidSlavePos(List<String> statements) {
+        return statements.stream().anyMatch(s -> s.startsWith("SET GLOBAL gtid_slave_pos"));
     }
 
     private static String quote(String s) {

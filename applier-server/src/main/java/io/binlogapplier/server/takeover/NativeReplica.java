@@ -112,6 +112,25 @@ final class NativeReplica {
     }
 
     /** Refuses a target that is no replica of the configured source; returns its status. */
+    /**
+     * MariaDB: the named replication connections besides the default one ({@code SHOW ALL SLAVES
+     * STATUS}), quoted; empty when there are none or the list cannot be read.
+     */
+    static List<String> otherConnections(Connection c) {
+        List<String> out = new java.util.ArrayList<>();
+        try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery("SHOW ALL SLAVES STATUS")) {
+            while (rs.next()) {
+                String name = rs.getString("Connection_name");
+                if (name != null && !name.isEmpty()) {
+                    out.add("'" + name + "'");
+                }
+            }
+        } catch (SQLException e) {
+            return List.of(); // not readable: nothing known
+        }
+        return out;
+    }
+
     static ReplicaStatus requireReplicaOf(Connection c, boolean mariadb, SourceInspector source, SourceConfig config,
                                           String command) throws SQLException {
         ReplicaStatus r = status(c, mariadb).orElseThrow(() -> new ApplierException(ExitCode.REPLICA_MISMATCH,

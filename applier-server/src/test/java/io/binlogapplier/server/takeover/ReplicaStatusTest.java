@@ -162,6 +162,21 @@ class ReplicaStatusTest {
             "CHANGE MASTER TO MASTER_AUTO_POSITION = 0, MASTER_LOG_FILE = 'mysql-bin.000042', MASTER_LOG_POS = 1337");
     }
 
+    /** A MariaDB replica of a MySQL source: no gtid_slave_pos (it takes MariaDB GTIDs only), and no --by gtid. */
+    @Test
+    void aMariadbReplicaOfAMysqlSourceIsHandedBackByFileWithoutGtids() {
+        SourcePosition mysql = new SourcePosition(new BinlogCoordinates("binlog.000042", 1337),
+            "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-77", SourcePosition.ResumeBy.FILE);
+
+        List<String> byFile = HandbackPlan.statements(true, false, false, mysql);
+        assertThat(byFile).containsExactly("STOP SLAVE",
+            "CHANGE MASTER TO MASTER_LOG_FILE = 'binlog.000042', MASTER_LOG_POS = 1337, MASTER_USE_GTID = no");
+        assertThat(HandbackPlan.setsGtidSlavePos(byFile)).isFalse();
+        assertThatThrownBy(() -> HandbackPlan.statements(true, true, false, mysql)).hasMessageContaining("--by file");
+        assertThat(HandbackPlan.setsGtidSlavePos(HandbackPlan.statements(true, true, false, new SourcePosition(
+            new BinlogCoordinates("mysql-bin.000001", 4), "0-1-100", SourcePosition.ResumeBy.GTID)))).isTrue();
+    }
+
     @Test
     void handbackByFileNeedsAFileAndByGtidNeedsGtids() {
         SourcePosition gtidOnly = new SourcePosition(new BinlogCoordinates("", 4), "0-1-100",
