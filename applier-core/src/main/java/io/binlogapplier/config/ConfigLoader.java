@@ -422,7 +422,7 @@ public final class ConfigLoader {
                 if (PemFiles.readableByOthers(Path.of(path))) {
                     log.warn("{}: {} is readable by other users: chmod 600 it", r.key("password_file"), path);
                 }
-                return new Secret(text.endsWith("\n") ? text.substring(0, text.length() - 1) : text);
+                return new Secret(firstLine(text));
             } catch (IOException | RuntimeException e) {
                 r.problem("password_file", "cannot read '" + path + "' (" + e.getClass().getSimpleName() + ": "
                     + e.getMessage() + ")");
@@ -438,6 +438,13 @@ public final class ConfigLoader {
             }
             return new Secret(value);
         }
-        return new Secret(r.string("password", "", false));
+        return new Secret(r.text("password", "", "put it in quotes"));
+    }
+
+    /** A password file's first line, without its line ending (\n or \r\n). */
+    static String firstLine(String text) {
+        int end = text.indexOf('\n');
+        String line = end < 0 ? text : text.substring(0, end);
+        return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
     }
 }

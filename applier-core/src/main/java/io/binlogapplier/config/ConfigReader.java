@@ -80,6 +80,20 @@ final class ConfigReader {
         return String.valueOf(v);
     }
 
+    /**
+     * A value that must be text as written: a number or a boolean YAML read from it (1.50 became
+     * 1.5, 1e3 became 1000.0, yes became true) is refused with {@code fix}.
+     */
+    String text(String k, String def, String fix) {
+        Object v = raw(k);
+        if (v instanceof Number || v instanceof Boolean) {
+            problem(k, "was read as the " + (v instanceof Boolean ? "boolean " : "number ") + v + ", which may not be"
+                + " what the file says: " + fix);
+            return def;
+        }
+        return string(k, def, false);
+    }
+
     long integer(String k, long def, long min, long max, boolean required) {
         Object v = raw(k);
         if (v == null) {
@@ -89,6 +103,10 @@ final class ConfigReader {
             return def;
         }
         long n;
+        if (v instanceof java.math.BigInteger big && big.bitLength() > 63) {
+            problem(k, "must be between " + min + " and " + max + ", not " + big);
+            return def;
+        }
         if (v instanceof Number num && !(v instanceof Double) && !(v instanceof Float)) {
             n = num.longValue();
         } else {
@@ -142,7 +160,6 @@ final class ConfigReader {
             problem(k, "must be a size such as 64MB, 1GB or a number of bytes, not " + describe(v));
             return def;
         }
-        long n = Long.parseLong(m.group(1));
         String unit = m.group(2) == null ? "b" : m.group(2);
         long mult = switch (unit) {
             case "k", "kb", "kib" -> 1L << 10;
@@ -150,7 +167,13 @@ final class ConfigReader {
             case "g", "gb", "gib" -> 1L << 30;
             default -> 1;
         };
-        long bytes = n * mult;
+        long bytes;
+        try {
+            bytes = Math.multiplyExact(Long.parseLong(m.group(1)), mult);
+        } catch (NumberFormatException | ArithmeticException e) {
+            problem(k, "must be between " + min + " and " + max + " bytes, not " + describe(v));
+            return def;
+        }
         if (bytes < min || bytes > max) {
             problem(k, "must be between " + min + " and " + max + " bytes, not " + bytes);
             return def;

@@ -73,11 +73,14 @@ public final class PemFiles {
         throw new IllegalArgumentException("holds no PEM private key (-----BEGIN PRIVATE KEY-----)");
     }
 
-    /** True when users other than the owner may read the file (POSIX file systems only). */
+    /**
+     * True when any user may read the file (POSIX file systems only). Group read is fine: the
+     * documented set-up is mode 0640 with the service's own group.
+     */
     public static boolean readableByOthers(Path file) {
         try {
             Set<PosixFilePermission> p = Files.getPosixFilePermissions(file);
-            return p.contains(PosixFilePermission.OTHERS_READ) || p.contains(PosixFilePermission.GROUP_READ);
+            return p.contains(PosixFilePermission.OTHERS_READ);
         } catch (IOException | UnsupportedOperationException e) {
             return false;
         }

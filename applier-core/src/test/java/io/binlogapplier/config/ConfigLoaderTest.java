@@ -247,6 +247,63 @@ class ConfigLoaderTest {
         assertThat(c.toString()).doesNotContain("s3cret").doesNotContain("from-env").contains("<masked>");
     }
 
+    /** A password file's first line: a Windows line ending or further lines are not part of it. */
+    @Test
+    void aPasswordFileGivesItsFirstLineWithoutItsLineEnding(@TempDir Path dir) throws Exception {
+        Path crlf = dir.resolve("crlf");
+        Files.writeString(crlf, "s3cret\r\nsecond line\n");
+        Path bare = dir.resolve("bare");
+        Files.writeString(bare, "no-newline");
+        ApplierConfig c = parse(GOOD.replace("password: repl", "password_file: " + crlf)
+            .replace("password: \"\"", "password_file: " + bare));
+
+        assertThat(c.source().password().value()).isEqualTo("s3cret");
+        assertThat(c.target().password().value()).isEqualTo("no-newline");
+    }
+
+    /** Mode 0640 with the service's group is the documented set-up: no warning; 0644 warns. */
+    @Test
+    void aPasswordFileTheServicesGroupMayReadIsNoWarning(@TempDir Path dir) throws Exception {
+        Path group = dir.resolve("group");
+        Files.writeString(group, "pw\n");
+        Files.setPosixFilePermissions(group, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        Path world = dir.resolve("world");
+        Files.writeString(world, "pw\n");
+        Files.setPosixFilePermissions(world, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            parse(GOOD.replace("password: repl", "password_file: " + group)
+                .replace("password: \"\"", "password_file: " + world));
+        } finally {
+            System.setErr(saved);
+        }
+        String log = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(log).contains("target.password_file: " + world + " is readable by other users")
+            .doesNotContain("source.password_file");
+    }
+
+    /** YAML reads an unquoted 1.50 as the number 1.5, and yes as true: refused, not sent as "1.5" or "true". */
+    @Test
+    void aPasswordYamlReadsAsANumberOrABooleanIsAProblemNamingTheFix() {
+        assertThat(problems(GOOD.replace("password: repl", "password: 1.50")
+            .replace("password: \"\"", "password: true")).problems()).containsExactlyInAnyOrder(
+            "source.password: was read as the number 1.5, which may not be what the file says: put it in quotes",
+            "target.password: was read as the boolean true, which may not be what the file says: put it in quotes");
+        assertThat(parse(GOOD.replace("password: repl", "password: \"1.50\"")).source().password().value())
+            .isEqualTo("1.50");
+    }
+
+    /** Numbers past 64 bits are problems naming the key, not a crash (exit 1) or a value wrapped into range. */
+    @Test
+    void numbersTooLargeForTheirKeyAreProblems() {
+        assertThat(problems(GOOD + "  ring_bytes: 99999999999999999999\n  ring_entries: 18446744073709551632\n"
+            + "  unit_max_bytes: 9000000000GB\n").problems()).hasSize(3)
+            .anyMatch(p -> p.startsWith("apply.ring_bytes: must be between"))
+            .anyMatch(p -> p.startsWith("apply.unit_max_bytes: must be between"));
+    }
+
     @Test
     void anUnreadablePasswordFileOrMissingVariableIsAProblem() {
         ConfigException e = problems(GOOD.replace("password: repl", "password_file: /nonexistent/pw")
