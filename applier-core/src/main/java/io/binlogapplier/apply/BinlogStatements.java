@@ -89,6 +89,17 @@ final class BinlogStatements {
             // inside the unit's transaction the rows are the same.
             Change.Rows next = statement.remove(statement.size() - 1);
             statementBytes -= eventBytes(next);
+            if (statement.size() == 1 && statementBytes > maxEventBytes) {
+                // One rows event larger than a BINLOG statement may be: the caller applies it as SQL, after what
+                // is buffered and before the rest of its statement.
+                List<Change.Rows> huge = new ArrayList<>(statement);
+                statement.clear();
+                statementBytes = 0;
+                flushAndGoOn(format, where);
+                statement.add(next);
+                statementBytes = eventBytes(next);
+                return huge;
+            }
             if (bufferedBytes + statementBytes > maxEventBytes) {
                 // The statements buffered before it go alone: with this piece they would pass the bound.
                 sendBufferedAlone(format, where);
@@ -111,9 +122,15 @@ final class BinlogStatements {
             // Only its last event took the statement past the bound (earlier ones would have cut it): the
             // events before it go as one BINLOG statement, the last as the next (or as SQL, should it alone
             // pass the bound). Sent as SQL whole, rows of a table with triggers would fire them.
-            Change.Rows end = done.remove(done.size() - 1);
+            Change.Rows end = done.get(done.size() - 1);
             long endBytes = eventBytes(end);
             long restBytes = bytes - endBytes;
+            if (restBytes > maxEventBytes) {
+                // The rest is one event larger than a BINLOG statement (longer runs were cut before): SQL, all of it.
+                flush();
+                return done;
+            }
+            done.remove(done.size() - 1);
             done.set(done.size() - 1, endingStatement(done.get(done.size() - 1)));
             if (bufferedBytes + restBytes > maxEventBytes) {
                 flushAndGoOn(format, where);
