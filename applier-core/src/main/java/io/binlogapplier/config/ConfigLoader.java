@@ -171,6 +171,12 @@ public final class ConfigLoader {
         if (key != null && PemFiles.readableByOthers(key)) {
             log.warn("{}: {} is readable by other users: chmod 600 it", r.key("key_file"), key);
         }
+        if (modeGiven && ca != null && !mode.verifiesCertificate() && mode != TlsMode.DISABLED) {
+            // Accepted (the file is valid, the connection is encrypted), but nothing is checked against it.
+            log.warn("{}: mode {} does not verify the server's certificate, so ca_file {} is not used: choose mode"
+                + " verify_ca (or verify_identity) to check the certificate against it", r.key("mode"),
+                mode.configName(), ca);
+        }
         r.rejectUnknown();
         return new TlsConfig(mode, ca, cert, key);
     }

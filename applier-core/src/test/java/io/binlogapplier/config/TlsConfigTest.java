@@ -34,6 +34,25 @@ class TlsConfigTest {
         return e;
     }
 
+    /** mode required with a ca_file: accepted (encrypted), but the file is not used, and the log says so. */
+    @Test
+    void aCaFileUnderAModeThatVerifiesNothingIsAWarning() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        ApplierConfig c;
+        try {
+            c = parse(yaml("    mode: verify_ca\n    ca_file: " + certs.ca + "\n",
+                "    mode: required\n    ca_file: " + certs.ca + "\n"));
+        } finally {
+            System.setErr(saved);
+        }
+        String log = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(c.target().tls().mode()).isEqualTo(TlsMode.REQUIRED);
+        assertThat(log).contains("target.tls.mode: mode required does not verify the server's certificate, so ca_file")
+            .contains("choose mode verify_ca").doesNotContain("source.tls.mode");
+    }
+
     @Test
     void withoutATlsSectionBothSidesUsePreferredAndNoFiles() {
         ApplierConfig c = parse(yaml(null, null));
