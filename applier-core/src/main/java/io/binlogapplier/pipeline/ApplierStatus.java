@@ -32,9 +32,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *       backlog, or while a large transaction streams in): now minus the later of the commit time of
  *       the last applied transaction (saved in the state row, so this holds on the first scrape after a
  *       restart) and the last moment the applier was known to be caught up.</li>
- *   <li>never 0 while the applier cannot know: with the source lost (reconnecting) or silent (no word
- *       of its end for {@link #sourceSilentAfter}), it grows from the last moment it was known to be
- *       caught up, that is from the last heartbeat or event received.</li>
+ *   <li>never 0 while the applier cannot know: with the source or the target lost (reconnecting) or
+ *       the source silent (no word of its end for {@link #sourceSilentAfter}), it grows from the last
+ *       moment it was known to be caught up, that is from the last heartbeat or event received. (A lost
+ *       target may come back without its last commits, and the source's end read meanwhile says
+ *       nothing of what the target holds.)</li>
  * </ul>
  * Never negative (the source's clock may run ahead of ours); unknown (NaN) until the applied
  * position and the source's end are known, or when no commit time is known yet.
@@ -204,6 +206,11 @@ public final class ApplierStatus implements PipelineMetrics {
         phase = State.APPLYING;
     }
 
+    /** The source or the target is lost: reconnecting to it. */
+    private boolean reconnecting() {
+        return phase == State.RECONNECTING;
+    }
+
     private boolean sourceLost() {
         Reconnect r = reconnect;
         return phase == State.RECONNECTING && r != null && r.side() == Side.SOURCE;
@@ -239,8 +246,8 @@ public final class ApplierStatus implements PipelineMetrics {
         End e = new End(end, nowMicros());
         sourceEnd = e;
         Stream s = stream;
-        // While the stream is lost, the end read on another connection does not make the reader caught up.
-        if (s != null && !sourceLost() && s.received <= s.probe.appliedTransactions()) {
+        // While a server is lost, the end read on another connection does not make the applier caught up.
+        if (s != null && !reconnecting() && s.received <= s.probe.appliedTransactions()) {
             caughtUp(s, e);
         }
     }
@@ -299,7 +306,7 @@ public final class ApplierStatus implements PipelineMetrics {
 
     /** The source's end {@code e} is recent news: the source was heard from lately and the stream is not lost. */
     private boolean heard(End e, long nowMicros) {
-        return !sourceLost() && nowMicros - e.seenMicros() <= silentAfterMicros;
+        return !reconnecting() && nowMicros - e.seenMicros() <= silentAfterMicros;
     }
 
     /** The reader is at the source's end: everything the source had when {@code e} was seen is applied. */

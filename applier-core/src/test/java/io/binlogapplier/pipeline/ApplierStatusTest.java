@@ -204,6 +204,29 @@ class ApplierStatusTest {
         assertThat(status.lagSeconds()).isZero();
     }
 
+    /** With the target lost, an idle source's end says nothing of what the target holds: the lag grows. */
+    @Test
+    void whileTheTargetIsLostTheLagGrowsThoughTheSourceIsIdle() {
+        start();
+        status.readerAt(at("mysql-bin.000001", 100));
+        status.sourceEnd(at("mysql-bin.000001", 100));
+        assertThat(status.lagSeconds()).isZero();
+
+        status.reconnecting(Side.TARGET, 1, "lost the target");
+        for (int i = 0; i < 4; i++) {
+            clock.advanceMillis(1_000);
+            status.sourceEnd(at("mysql-bin.000001", 100)); // SHOW MASTER STATUS still answers
+        }
+        assertThat(status.lagSeconds()).isEqualTo(4.0);
+        assertThat(status.state()).isEqualTo(ApplierStatus.State.RECONNECTING);
+
+        FakeProbe next = new FakeProbe(at("mysql-bin.000001", 100), (T0 - 3600) * 1_000_000L);
+        status.streamStarted(next);
+        status.readerAt(at("mysql-bin.000001", 100));
+        status.sourceEnd(at("mysql-bin.000001", 100));
+        assertThat(status.lagSeconds()).as("back, and at the source's end").isZero();
+    }
+
     @Test
     void aTargetReconnectShowsSideAndAttemptUntilTheNextStreamStarts() {
         start();
