@@ -97,10 +97,12 @@ public final class Durability implements AutoCloseable {
 
     /**
      * A lost target came back. A restarted server starts with its configured flush settings, not the
-     * relaxed ones this applier set: set them again (the originals stay saved from the first time).
+     * relaxed ones this applier set: set them again (the originals stay saved from the first time), or
+     * for the first time when the target could not be reached before.
      */
     public void targetReconnected() {
-        if (held && !gaveUp) {
+        // Also when relaxing failed because the target could not be reached (relaxed mode tries at start only).
+        if (!gaveUp && (held || config.mode() == DurabilityMode.RELAXED)) {
             relax();
         }
     }
@@ -114,7 +116,9 @@ public final class Durability implements AutoCloseable {
                     case RELAX -> {
                         log.info("lag {} s reached durability.lag_threshold {} s: relaxing the target's flush settings",
                             String.format(java.util.Locale.ROOT, "%.1f", lag), config.lagThreshold().toSeconds());
-                        relax();
+                        if (!relax()) {
+                            policy.relaxFailed();
+                        }
                     }
                     case STRICT -> {
                         log.info("lag stayed under durability.lag_threshold for {} s: putting the target's flush"
@@ -144,8 +148,13 @@ public final class Durability implements AutoCloseable {
         }
     }
 
-    /** Saves the originals (unless already saved), then relaxes. */
-    synchronized void relax() {
+    /**
+     * Saves the originals (unless already saved), then relaxes.
+     *
+     * @return whether the settings are relaxed now; false also when the target could not be reached,
+     *     which is tried again later (a check of relaxed_while_lagging, a reconnect), unlike a refusal
+     */
+    synchronized boolean relax() {
         try (Connection c = connections.get()) {
             store.ensureTable(c);
             boolean locked = store.lock(c);
@@ -171,21 +180,29 @@ public final class Durability implements AutoCloseable {
                         gaveUp = true;
                         warn(cannot("relax", e) + ": applying with the target's own settings (" + current
                             + "); grant the privilege, or set durability.mode: unchanged");
-                        return;
+                        return false;
                     }
                     log.info("relaxed the target's flush settings ({} -> {}); the originals are saved in {} and put back"
                         + " at stop", current, FlushSettings.RELAXED, store.table());
                 }
                 held = true;
                 listener.relaxed(true);
+                return true;
             } finally {
                 if (locked) {
                     store.unlock(c);
                 }
             }
         } catch (SQLException e) {
+            if (io.binlogapplier.errors.ErrorClassifier.classify(e, io.binlogapplier.errors.Side.TARGET).action()
+                == io.binlogapplier.errors.Classification.Action.RECONNECT) {
+                // The target is out of reach for now: no reason to give up; tried again when it is back.
+                warn(cannot("relax", e) + ": applying with the target's own settings until it can be reached again");
+                return false;
+            }
             gaveUp = true;
             warn(cannot("relax", e) + ": applying with the target's own settings");
+            return false;
         }
     }
 

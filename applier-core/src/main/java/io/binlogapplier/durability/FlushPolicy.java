@@ -21,6 +21,12 @@ final class FlushPolicy {
         this.strictAfterNanos = strictAfter.toNanos();
     }
 
+    /** The RELAX it gave could not be carried out (the target was lost): the next lagging check gives it again. */
+    void relaxFailed() {
+        relaxed = false;
+        calmSince = -1;
+    }
+
     Action next(double lagSeconds, long nowNanos) {
         if (Double.isNaN(lagSeconds)) {
             return Action.NONE;

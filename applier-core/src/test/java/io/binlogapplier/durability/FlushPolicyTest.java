@@ -19,6 +19,15 @@ class FlushPolicyTest {
         assertThat(policy.next(9.9, S)).isEqualTo(NONE);
     }
 
+    /** A RELAX the target could not carry out (it was lost) is given again at the next lagging check. */
+    @Test
+    void aRelaxThatFailedIsGivenAgain() {
+        assertThat(policy.next(10, 0)).isEqualTo(RELAX);
+        policy.relaxFailed();
+        assertThat(policy.next(12, S)).isEqualTo(RELAX);
+        assertThat(policy.next(12, 2 * S)).isEqualTo(NONE);
+    }
+
     @Test
     void relaxesAsSoonAsTheLagReachesTheThreshold() {
         assertThat(policy.next(10, 0)).isEqualTo(RELAX);

@@ -235,6 +235,47 @@ class BackboneIT {
         assertThat(savedAge[0]).as("seconds since the flush settings were saved").isBetween(0L, 600L);
     }
 
+    /**
+     * durability.mode relaxed, the target out of reach at the first attempt (the pool timed out): the
+     * applier applies with the target's own settings for now, and relaxes them once it is back (a
+     * reconnect) instead of giving up for the rest of the run.
+     */
+    @Test
+    void flushSettingsAreRelaxedOnceAnUnreachableTargetIsBack() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean relaxed = new java.util.concurrent.atomic.AtomicBoolean();
+        SERVERS.target().execute("CREATE DATABASE IF NOT EXISTS binlog_applier"); // as the state table's set-up does
+        long before = SERVERS.target().queryLong("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit");
+        Durability durability = new Durability(io.binlogapplier.config.DurabilityConfig.DEFAULT, "binlog_applier",
+            "flaky", () -> {
+                if (calls.incrementAndGet() == 1) {
+                    throw new java.sql.SQLTransientConnectionException("pool timed out");
+                }
+                return SERVERS.target().connect();
+            }, new Durability.Listener() {
+                @Override
+                public void relaxed(boolean on) {
+                    relaxed.set(on);
+                }
+
+                @Override
+                public void warning(String message) {
+                }
+            });
+        try {
+            durability.begin(() -> 0);
+            assertThat(relaxed).as("not relaxed while the target cannot be reached").isFalse();
+
+            durability.targetReconnected();
+
+            assertThat(relaxed).as("relaxed once it is back").isTrue();
+            assertThat(SERVERS.target().queryLong("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit")).isEqualTo(2);
+        } finally {
+            durability.end();
+        }
+        assertThat(SERVERS.target().queryLong("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit")).isEqualTo(before);
+    }
+
     private static void sessionAt2020(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("SET timestamp = UNIX_TIMESTAMP('2020-01-01 00:00:00')");
