@@ -36,6 +36,8 @@ import java.util.function.DoubleSupplier;
 public final class Durability implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Durability.class);
     static final long CHECK_MILLIS = 1000;
+    /** relaxed_while_lagging: the pause after relaxing failed because the target could not be reached. */
+    static final long RETRY_RELAX_MILLIS = 10_000;
 
     /** Target connections (returned to the pool by closing them). */
     public interface Connections {
@@ -118,6 +120,7 @@ public final class Durability implements AutoCloseable {
                             String.format(java.util.Locale.ROOT, "%.1f", lag), config.lagThreshold().toSeconds());
                         if (!relax()) {
                             policy.relaxFailed();
+                            Thread.sleep(RETRY_RELAX_MILLIS); // one warning per attempt: not every second of an outage
                         }
                     }
                     case STRICT -> {
