@@ -270,16 +270,8 @@ class ConfigLoaderTest {
         Path world = dir.resolve("world");
         Files.writeString(world, "pw\n");
         Files.setPosixFilePermissions(world, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream saved = System.err;
-        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            parse(GOOD.replace("password: repl", "password_file: " + group)
-                .replace("password: \"\"", "password_file: " + world));
-        } finally {
-            System.setErr(saved);
-        }
-        String log = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String log = Stderr.of(() -> parse(GOOD.replace("password: repl", "password_file: " + group)
+            .replace("password: \"\"", "password_file: " + world))).text();
         assertThat(log).contains("target.password_file: " + world + " is readable by other users")
             .doesNotContain("source.password_file");
     }

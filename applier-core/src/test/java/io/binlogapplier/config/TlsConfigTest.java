@@ -37,18 +37,10 @@ class TlsConfigTest {
     /** mode required with a ca_file: accepted (encrypted), but the file is not used, and the log says so. */
     @Test
     void aCaFileUnderAModeThatVerifiesNothingIsAWarning() {
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream saved = System.err;
-        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
-        ApplierConfig c;
-        try {
-            c = parse(yaml("    mode: verify_ca\n    ca_file: " + certs.ca + "\n",
-                "    mode: required\n    ca_file: " + certs.ca + "\n"));
-        } finally {
-            System.setErr(saved);
-        }
-        String log = err.toString(java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(c.target().tls().mode()).isEqualTo(TlsMode.REQUIRED);
+        Stderr<ApplierConfig> parsed = Stderr.of(() -> parse(yaml("    mode: verify_ca\n    ca_file: " + certs.ca + "\n",
+            "    mode: required\n    ca_file: " + certs.ca + "\n")));
+        String log = parsed.text();
+        assertThat(parsed.result().target().tls().mode()).isEqualTo(TlsMode.REQUIRED);
         assertThat(log).contains("target.tls.mode: mode required does not verify the server's certificate, so ca_file")
             .contains("choose mode verify_ca").doesNotContain("source.tls.mode");
     }
@@ -130,16 +122,8 @@ class TlsConfigTest {
         Path password = certs.dir.resolve("shared-password");
         Files.writeString(password, "pw-Shared-93\n");
         Files.setPosixFilePermissions(password, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream saved = System.err;
-        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
-        try {
-            parse(yaml(null, "    cert_file: " + certs.clientCert + "\n    key_file: " + key + "\n")
-                .replace("  user: app\n", "  user: app\n  password_file: " + password + "\n"));
-        } finally {
-            System.setErr(saved);
-        }
-        String log = err.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String log = Stderr.of(() -> parse(yaml(null, "    cert_file: " + certs.clientCert + "\n    key_file: " + key
+            + "\n").replace("  user: app\n", "  user: app\n  password_file: " + password + "\n"))).text();
         assertThat(log).contains("target.tls.key_file: " + key + " is readable by other users: chmod 600 it")
             .contains("target.password_file: " + password + " is readable by other users")
             .doesNotContain("pw-Shared-93");
