@@ -307,9 +307,8 @@ final class RowApplier implements AutoCloseable {
         }
         NetEffect.Row top = null;
         java.math.BigInteger topValue = null;
-        boolean unsignedColumn = plan.unsigned[col];
         for (NetEffect.Row r : effect.transients()) {
-            java.math.BigInteger v = integer(r.image()[col], unsignedColumn);
+            java.math.BigInteger v = integer(plan, r.image(), col);
             if (v != null && (topValue == null || v.compareTo(topValue) > 0)) {
                 top = r;
                 topValue = v;
@@ -319,7 +318,7 @@ final class RowApplier implements AutoCloseable {
             return;
         }
         for (NetEffect.Row r : effect.inserts()) {
-            java.math.BigInteger v = integer(r.image()[col], unsignedColumn);
+            java.math.BigInteger v = integer(plan, r.image(), col);
             if (v != null && v.compareTo(topValue) >= 0) {
                 return; // a final row moves the counter as far
             }
@@ -328,20 +327,16 @@ final class RowApplier implements AutoCloseable {
         deleteByKeys(plan, List.<Object[]>of(top.image()), where);
     }
 
-    private static java.math.BigInteger integer(Object v, boolean unsignedColumn) {
-        if (v instanceof java.math.BigInteger b) {
-            return b;
+    /** The integer in column {@code col} as the column holds it (unsigned as ValueBinder binds it); null when none. */
+    private static java.math.BigInteger integer(TablePlan plan, Object[] image, int col) {
+        if (!(image[col] instanceof Long l) || !io.binlogapplier.binlog.BinlogType.isInteger(plan.types[col])) {
+            return null;
         }
-        if (unsignedColumn && v instanceof Long l && l < 0) {
-            return new java.math.BigInteger(Long.toUnsignedString(l)); // a BIGINT UNSIGNED past 2^63
+        if (!plan.unsigned[col]) {
+            return java.math.BigInteger.valueOf(l);
         }
-        if (v instanceof java.math.BigDecimal d) {
-            return d.toBigInteger();
-        }
-        if (v instanceof Number n) {
-            return java.math.BigInteger.valueOf(n.longValue());
-        }
-        return null;
+        long u = ValueBinder.unsignedValue(l, plan.types[col]);
+        return u < 0 ? new java.math.BigInteger(Long.toUnsignedString(u)) : java.math.BigInteger.valueOf(u);
     }
 
     /** Deletes the rows with the lookup keys of {@code images}, which must all exist. */
@@ -427,18 +422,10 @@ final class RowApplier implements AutoCloseable {
             while (same < removed.size() && hasNull(removed.get(same).image(), cols) == withNulls) {
                 same++;
             }
+            int from = i;
             // Each value is bound twice (counted, then deleted by the same list).
-            int fit = 0;
-            long bytes = 0;
-            while (i + fit < same && fit < maxValues) {
-                long next = 2 * approxBytes(removed.get(i + fit).image(), cols);
-                if (fit > 0 && bytes + next > maxStatementBytes) {
-                    break;
-                }
-                bytes += next;
-                fit++;
-            }
-            int chunk = Integer.highestOneBit(fit);
+            int chunk = Integer.highestOneBit(fitting(Math.min(maxValues, same - i),
+                v -> 2 * approxBytes(removed.get(from + v).image(), cols)));
             List<KeylessNetEffect.Copies> values = removed.subList(i, i + chunk);
             long[] have = countCopies(plan, cols, values, withNulls, where);
             List<KeylessNetEffect.Copies> wholly = new ArrayList<>();
@@ -630,17 +617,8 @@ final class RowApplier implements AutoCloseable {
         int maxRows = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, MAX_PLACEHOLDERS / Math.max(1, cols.length)));
         int i = 0;
         while (i < images.length) {
-            int n = 0;
-            long bytes = 0;
-            while (i + n < images.length && n < maxRows) {
-                long next = approxBytes(images[i + n], cols);
-                if (n > 0 && bytes + next > maxStatementBytes) {
-                    break;
-                }
-                bytes += next;
-                n++;
-            }
             int from = i;
+            int n = fitting(Math.min(maxRows, images.length - i), r -> approxBytes(images[from + r], cols));
             // Power-of-two chunks keep the number of distinct prepared statements small.
             int chunk = Integer.highestOneBit(n);
             java.util.function.Supplier<String> sql = () -> form == Form.UPSERT
@@ -852,6 +830,24 @@ final class RowApplier implements AutoCloseable {
      */
     private static Object[][] rowArray(List<Object[]> images) {
         return images.toArray(new Object[images.size()][]);
+    }
+
+    /**
+     * How many of the next {@code available} rows one statement takes: as many as fit in
+     * {@link #maxStatementBytes} ({@code bytesOf} the n-th of them), and at least one.
+     */
+    private int fitting(int available, java.util.function.IntToLongFunction bytesOf) {
+        int n = 0;
+        long bytes = 0;
+        while (n < available) {
+            long next = bytesOf.applyAsLong(n);
+            if (n > 0 && bytes + next > maxStatementBytes) {
+                break;
+            }
+            bytes += next;
+            n++;
+        }
+        return n;
     }
 
     private static long approxBytes(Object[] image, int[] cols) {

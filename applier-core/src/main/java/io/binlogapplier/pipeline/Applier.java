@@ -246,10 +246,7 @@ public final class Applier {
                         source.requireFile(saved.position().coordinates());
                     }
                 } else {
-                    SourcePosition start = resolveStart(source, config.source().start());
-                    if (start.resumeBy() == SourcePosition.ResumeBy.FILE) {
-                        source.requireFile(start.coordinates());
-                    }
+                    SourcePosition start = resolveStart(source, config.source().start()); // checks a file start
                     state.insertInitial(control, start);
                     insertedNow = true;
                     saved = new StateStore.Saved(start, null, 0, 0);

@@ -21,39 +21,16 @@ public final class NativeSqlThread {
     }
 
     public static void refuseIfApplyingOurSource(Connection target, SourceInspector source, SourceConfig config) {
-        String sourceId = source.variable("server_id");
-        // MySQL 8.4 knows only SHOW REPLICA STATUS; MariaDB before 10.5 only SHOW SLAVE STATUS.
-        for (String statement : new String[] {"SHOW SLAVE STATUS", "SHOW REPLICA STATUS"}) {
-            if (check(target, statement, sourceId, config)) {
-                return;
+        eachReplicaOfOurSource(target, source, config, rs -> {
+            String sql = column(rs, "Slave_SQL_Running", "Replica_SQL_Running");
+            if (sql != null && !sql.equalsIgnoreCase("No")) {
+                throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target's native replication applies"
+                    + " the same source (" + column(rs, "Master_Host", "Source_Host") + ":"
+                    + column(rs, "Master_Port", "Source_Port") + ", SQL thread running): both would apply every"
+                    + " transaction; stop it (STOP SLAVE) and take over with 'binlog-applier adopt', or leave the"
+                    + " target to it and do not run the applier");
             }
-        }
-    }
-
-    /** @return whether {@code statement} could be read (and nothing was refused) */
-    private static boolean check(Connection target, String statement, String sourceId, SourceConfig config) {
-        try (Statement s = target.createStatement(); ResultSet rs = s.executeQuery(statement)) {
-            while (rs.next()) {
-                String sql = column(rs, "Slave_SQL_Running", "Replica_SQL_Running");
-                if (sql == null || sql.equalsIgnoreCase("No")) {
-                    continue;
-                }
-                String id = column(rs, "Master_Server_Id", "Source_Server_Id");
-                String host = column(rs, "Master_Host", "Source_Host");
-                String port = column(rs, "Master_Port", "Source_Port");
-                boolean sameId = id != null && !id.equals("0") && id.trim().equals(sourceId == null ? "" : sourceId.trim());
-                boolean sameAddress = config.host().equalsIgnoreCase(host) && String.valueOf(config.port()).equals(port);
-                if (sameId || sameAddress) {
-                    throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target's native replication applies"
-                        + " the same source (" + host + ":" + port + ", SQL thread running): both would apply every"
-                        + " transaction; stop it (STOP SLAVE) and take over with 'binlog-applier adopt', or leave the"
-                        + " target to it and do not run the applier");
-                }
-            }
-            return true;
-        } catch (SQLException e) {
-            return false; // unknown statement, or no privilege to read it: nothing known, nothing refused
-        }
+        });
     }
 
     /**
@@ -67,35 +44,57 @@ public final class NativeSqlThread {
         if (saved == null || saved.file().isEmpty()) {
             return;
         }
+        eachReplicaOfOurSource(target, source, config, rs -> {
+            String file = column(rs, "Relay_Master_Log_File", "Relay_Source_Log_File");
+            String pos = column(rs, "Exec_Master_Log_Pos", "Exec_Source_Log_Pos");
+            long offset;
+            try {
+                offset = pos == null ? -1 : Long.parseLong(pos.trim());
+            } catch (NumberFormatException e) {
+                return; // no position: nothing known
+            }
+            if (file == null || file.isEmpty() || offset < 0) {
+                return;
+            }
+            io.binlogapplier.position.BinlogCoordinates applied =
+                new io.binlogapplier.position.BinlogCoordinates(file, offset);
+            if (applied.compareTo(saved) > 0) {
+                throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target's native replication of"
+                    + " this source has applied up to " + applied + ", past the applier's saved position "
+                    + saved + " (it ran after a handback): a run from there would apply those transactions"
+                    + " again; take over with 'binlog-applier adopt', which starts where native replication"
+                    + " stopped");
+            }
+        });
+    }
+
+    private interface RowCheck {
+        void accept(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * Runs {@code check} on each replica status row that replicates our source. MySQL 8.4 knows only
+     * SHOW REPLICA STATUS; MariaDB before 10.5 only SHOW SLAVE STATUS. A target user that may read
+     * neither is not refused: nothing is known then.
+     */
+    private static void eachReplicaOfOurSource(Connection target, SourceInspector source, SourceConfig config,
+                                               RowCheck check) {
         String sourceId = source.variable("server_id");
         for (String statement : new String[] {"SHOW SLAVE STATUS", "SHOW REPLICA STATUS"}) {
             try (Statement s = target.createStatement(); ResultSet rs = s.executeQuery(statement)) {
                 while (rs.next()) {
-                    if (!ofOurSource(rs, sourceId, config)) {
-                        continue;
-                    }
-                    String file = column(rs, "Relay_Master_Log_File", "Relay_Source_Log_File");
-                    String pos = column(rs, "Exec_Master_Log_Pos", "Exec_Source_Log_Pos");
-                    if (file == null || file.isEmpty() || pos == null) {
-                        continue;
-                    }
-                    io.binlogapplier.position.BinlogCoordinates applied =
-                        new io.binlogapplier.position.BinlogCoordinates(file, Long.parseLong(pos.trim()));
-                    if (applied.compareTo(saved) > 0) {
-                        throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target's native replication of"
-                            + " this source has applied up to " + applied + ", past the applier's saved position "
-                            + saved + " (it ran after a handback): a run from there would apply those transactions"
-                            + " again; take over with 'binlog-applier adopt', which starts where native replication"
-                            + " stopped");
+                    if (ofOurSource(rs, sourceId, config)) {
+                        check.accept(rs);
                     }
                 }
                 return;
-            } catch (SQLException | NumberFormatException e) {
-                // unknown statement, no privilege to read it, or no position: nothing known, nothing refused
+            } catch (SQLException e) {
+                // unknown statement, or no privilege to read it: try the other
             }
         }
     }
 
+    /** The replica status row {@code rs} replicates our source: its server_id, or its host and port. */
     private static boolean ofOurSource(ResultSet rs, String sourceId, SourceConfig config) {
         String id = column(rs, "Master_Server_Id", "Source_Server_Id");
         String host = column(rs, "Master_Host", "Source_Host");
