@@ -35,6 +35,11 @@ public enum ExitCode {
     TARGET_VALUE_REJECTED(24, false, "the target cannot hold a source value"),
     TARGET_PRIVILEGE(25, false, "the target user lacks a privilege"),
     TARGET_STATEMENT_FAILED(26, false, "a statement from the source failed on the target"),
+    /**
+     * {@code apply.method: binlog} on a target whose {@code slave_exec_mode} (or {@code replica_exec_mode}) is
+     * IDEMPOTENT, under which BINLOG statements hide duplicate keys and missing rows.
+     */
+    TARGET_EXEC_MODE(27, false, "the target's slave_exec_mode is IDEMPOTENT, which BINLOG statements obey"),
     TARGET_TLS(28, false, "the target connection cannot be secured as target.tls asks (no TLS, certificate not"
         + " trusted or for another host)"),
     STATE_INVALID(30, false, "the applier state table on the target is unusable"),

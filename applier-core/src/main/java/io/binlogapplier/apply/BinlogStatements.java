@@ -313,10 +313,37 @@ final class BinlogStatements {
             setFragment.execute();
             try (Statement s = connection.createStatement()) {
                 s.execute("BINLOG @binlog_fragment_0, @binlog_fragment_1");
+                requireNothingSkipped(s);
             }
         } else {
             try (Statement s = connection.createStatement()) {
                 s.execute("BINLOG '" + new String(readAll(base64), java.nio.charset.StandardCharsets.US_ASCII) + "'");
+                requireNothingSkipped(s);
+            }
+        }
+    }
+
+    /**
+     * A BINLOG statement runs the target's replication code, which obeys the target's replica settings:
+     * with {@code slave_skip_errors} (or {@code slave_exec_mode=IDEMPOTENT}, for a missing row) it skips a
+     * row change that fails and answers OK, keeping the error only as an Error-level entry of the
+     * statement's diagnostics (seen on MariaDB 10.11: {@code Query OK, 0 rows affected, 1 warning} and
+     * {@code Error 1032} in SHOW WARNINGS). Such an entry is thrown as the error it is, so the unit rolls
+     * back and stops as it would have without the setting. The driver asks for the diagnostics only when
+     * the statement's OK packet counted a warning, so a statement without one costs no round trip.
+     */
+    private void requireNothingSkipped(Statement s) throws SQLException {
+        if (s.getWarnings() == null) {
+            return;
+        }
+        try (Statement show = connection.createStatement();
+             java.sql.ResultSet rs = show.executeQuery("SHOW WARNINGS")) {
+            while (rs.next()) {
+                if ("Error".equalsIgnoreCase(rs.getString("Level"))) {
+                    int code = rs.getInt("Code");
+                    throw new SQLException(rs.getString("Message") + " (the target's replica settings skipped it:"
+                        + " slave_skip_errors or slave_exec_mode)", "HY000", code);
+                }
             }
         }
     }

@@ -22,16 +22,22 @@ import java.util.List;
  *   <li>{@code SHOW GRANTS} on the target gives the user, on {@code *.*}, a privilege that lets it run
  *       BINLOG statements ({@link #binlogPrivileges}). A privilege that may come from a role is not
  *       counted: roles are not expanded by {@code SHOW GRANTS}, and guessing wrong would stop the run at
- *       its first row event.</li>
+ *       its first row event;</li>
+ *   <li>the target's {@code slave_exec_mode} (MySQL 8.0.26 on: {@code replica_exec_mode}) is not
+ *       {@code IDEMPOTENT}: a BINLOG statement runs the target's replication code, which in that mode
+ *       overwrites a row whose key is already there and skips a row change whose row is missing, without
+ *       an error. Tried on MariaDB 10.11: the duplicate key gives not even a warning.</li>
  * </ul>
+ * An explicit {@code apply.method: binlog} on such a target is refused at start ({@link #idempotentRefusal}).
  *
  * @param method the method the run uses: {@link ApplyMethod#SQL} or {@link ApplyMethod#BINLOG}
  * @param auto true when it came from {@code apply.method: auto}
  * @param because why this method (for {@code auto}), one clause
  * @param other what would give the other method (for {@code auto}), one clause
- * @param grantWouldHelp {@code auto} chose sql, and a GRANT (or reading the grants) would give the faster method
+ * @param changeWouldHelp {@code auto} chose sql, and a change on the target (a GRANT, reading the grants, a
+ *     setting) would give the faster method
  */
-public record MethodChoice(ApplyMethod method, boolean auto, String because, String other, boolean grantWouldHelp) {
+public record MethodChoice(ApplyMethod method, boolean auto, String because, String other, boolean changeWouldHelp) {
 
     /**
      * What {@code auto} decides on, read from the servers at start.
@@ -41,8 +47,11 @@ public record MethodChoice(ApplyMethod method, boolean auto, String because, Str
      * @param grants the target user's {@code SHOW GRANTS}; null when it failed
      * @param grantsProblem why {@code SHOW GRANTS} failed (when {@code grants} is null)
      * @param user the target user's name as configured
+     * @param idempotent the target's exec mode setting when it is IDEMPOTENT ({@code slave_exec_mode=IDEMPOTENT}),
+     *     null when it is STRICT or unknown
      */
-    public record Facts(ServerVersion source, ServerVersion target, Grants grants, String grantsProblem, String user) {
+    public record Facts(ServerVersion source, ServerVersion target, Grants grants, String grantsProblem, String user,
+                        String idempotent) {
     }
 
     public MethodChoice {
@@ -75,6 +84,10 @@ public record MethodChoice(ApplyMethod method, boolean auto, String because, Str
         if (t.olderThan(s)) {
             return sql("the target (" + t + ") is older than the source (" + s + ") and may not read its row events",
                 "a target at " + s + " or later could use the faster binlog method", false);
+        }
+        if (f.idempotent() != null) {
+            return sql("the target's " + f.idempotent() + " makes a BINLOG statement overwrite a duplicate key and skip"
+                + " a missing row without an error", strict(f.idempotent()) + " to use the faster binlog method", true);
         }
         List<String> accepted = binlogPrivileges(t);
         String privilege = accepted.get(0);
@@ -119,8 +132,38 @@ public record MethodChoice(ApplyMethod method, boolean auto, String because, Str
         return target.atLeast(8, 0) ? List.of("BINLOG_ADMIN", "REPLICATION_APPLIER", "SUPER") : List.of("SUPER");
     }
 
-    private static MethodChoice sql(String because, String other, boolean grantWouldHelp) {
-        return new MethodChoice(ApplyMethod.SQL, true, because, other, grantWouldHelp);
+    private static MethodChoice sql(String because, String other, boolean changeWouldHelp) {
+        return new MethodChoice(ApplyMethod.SQL, true, because, other, changeWouldHelp);
+    }
+
+    /**
+     * Why {@code apply.method: binlog} cannot run on a target whose exec mode is IDEMPOTENT, one line with
+     * the fix; null when {@code idempotent} is null (the mode is STRICT).
+     */
+    public static String idempotentRefusal(String idempotent) {
+        if (idempotent == null) {
+            return null;
+        }
+        return "apply.method binlog: the target's " + idempotent + " makes a BINLOG statement overwrite a duplicate key"
+            + " and skip a missing row without an error, so differences would go unnoticed: " + strict(idempotent)
+            + ", or set apply.method: sql";
+    }
+
+    /**
+     * What the sql method's BINLOG statements (the rows of tables with triggers on the target) risk on a
+     * target whose exec mode is IDEMPOTENT: a line for the log and {@code check}; null when it is STRICT.
+     */
+    public static String idempotentCaveat(String idempotent) {
+        if (idempotent == null) {
+            return null;
+        }
+        return "the target's " + idempotent + ": the BINLOG statements that carry the rows of tables with triggers on"
+            + " the target would overwrite a duplicate key without an error; " + strict(idempotent);
+    }
+
+    /** "SET GLOBAL slave_exec_mode = 'STRICT'" for the variable named in {@code setting} ("name=VALUE"). */
+    private static String strict(String setting) {
+        return "SET GLOBAL " + setting.substring(0, setting.indexOf('=')) + " = 'STRICT'";
     }
 
     /** "auto: using sql because …; GRANT …" or, when configured, "sql (apply.method is sql)". */

@@ -220,7 +220,7 @@ public final class Applier {
                 status.tls(Side.SOURCE, source.tls());
                 status.tls(Side.TARGET, io.binlogapplier.tls.SessionTls.describe(control));
                 method = MethodResolver.resolve(config.apply().method(), source.version(), control,
-                    config.target().user());
+                    config.target().user(), log::warn);
                 if (method.auto()) {
                     log.info(method.logLine());
                 }

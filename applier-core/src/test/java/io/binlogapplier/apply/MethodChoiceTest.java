@@ -20,12 +20,12 @@ class MethodChoiceTest {
 
     private static MethodChoice auto(String source, String target, String... grantLines) {
         return MethodChoice.decide(ApplyMethod.AUTO, new MethodChoice.Facts(ServerVersion.parseOrNull(source),
-            ServerVersion.parseOrNull(target), Grants.parse(List.of(grantLines)), null, "applier"));
+            ServerVersion.parseOrNull(target), Grants.parse(List.of(grantLines)), null, "applier", null));
     }
 
     @Test
     void sqlAndBinlogAreUsedAsConfiguredWithoutLookingAtTheFacts() {
-        MethodChoice.Facts none = new MethodChoice.Facts(null, null, null, "not asked", "applier");
+        MethodChoice.Facts none = new MethodChoice.Facts(null, null, null, "not asked", "applier", null);
 
         assertThat(MethodChoice.decide(ApplyMethod.SQL, none)).isEqualTo(MethodChoice.configured(ApplyMethod.SQL));
         assertThat(MethodChoice.decide(ApplyMethod.BINLOG, none).method()).isEqualTo(ApplyMethod.BINLOG);
@@ -39,7 +39,7 @@ class MethodChoiceTest {
 
         assertThat(c.method()).isEqualTo(ApplyMethod.BINLOG);
         assertThat(c.auto()).isTrue();
-        assertThat(c.grantWouldHelp()).isFalse();
+        assertThat(c.changeWouldHelp()).isFalse();
         assertThat(c.logLine()).isEqualTo("apply.method auto: using binlog because the target (MariaDB 10.11) is the"
             + " source's kind and not older (source MariaDB 10.11), and user 'applier' may run BINLOG statements"
             + " (BINLOG REPLAY); set apply.method: sql to use the sql method instead");
@@ -65,7 +65,7 @@ class MethodChoiceTest {
             "GRANT SELECT, INSERT, UPDATE, DELETE ON `shop`.* TO `applier`@`%`");
 
         assertThat(c.method()).isEqualTo(ApplyMethod.SQL);
-        assertThat(c.grantWouldHelp()).isTrue();
+        assertThat(c.changeWouldHelp()).isTrue();
         assertThat(c.logLine()).isEqualTo("apply.method auto: using sql because the target user 'applier' lacks BINLOG"
             + " REPLAY; GRANT BINLOG REPLAY ON *.* TO 'applier' to use the faster binlog method");
     }
@@ -108,7 +108,7 @@ class MethodChoiceTest {
         MethodChoice c = auto(MARIADB_10_11, MYSQL_8_4, "GRANT ALL PRIVILEGES ON *.* TO `applier`@`%`");
 
         assertThat(c.method()).isEqualTo(ApplyMethod.SQL);
-        assertThat(c.grantWouldHelp()).isFalse();
+        assertThat(c.changeWouldHelp()).isFalse();
         assertThat(c.logLine()).isEqualTo("apply.method auto: using sql because the target is MySQL 8.4 and the source"
             + " MariaDB 10.11: BINLOG statements need a target of the source's kind; the binlog method needs a MariaDB"
             + " target");
@@ -121,7 +121,7 @@ class MethodChoiceTest {
         MethodChoice c = auto(MARIADB_11_4, MARIADB_10_11, "GRANT ALL PRIVILEGES ON *.* TO `applier`@`%`");
 
         assertThat(c.method()).isEqualTo(ApplyMethod.SQL);
-        assertThat(c.grantWouldHelp()).isFalse();
+        assertThat(c.changeWouldHelp()).isFalse();
         assertThat(c.logLine()).isEqualTo("apply.method auto: using sql because the target (MariaDB 10.11) is older"
             + " than the source (MariaDB 11.4) and may not read its row events; a target at MariaDB 11.4 or later"
             + " could use the faster binlog method");
@@ -135,7 +135,7 @@ class MethodChoiceTest {
             "GRANT USAGE ON *.* TO `applier`@`%`");
 
         assertThat(c.method()).isEqualTo(ApplyMethod.SQL);
-        assertThat(c.grantWouldHelp()).isTrue();
+        assertThat(c.changeWouldHelp()).isTrue();
         assertThat(c.because()).contains("roles are not checked");
         assertThat(c.other()).startsWith("GRANT BINLOG REPLAY ON *.* TO 'applier' (directly, not through a role)");
     }
@@ -144,10 +144,10 @@ class MethodChoiceTest {
     void grantsThatCannotBeReadGiveSql() {
         MethodChoice c = MethodChoice.decide(ApplyMethod.AUTO, new MethodChoice.Facts(
             ServerVersion.parseOrNull(MARIADB_10_11), ServerVersion.parseOrNull(MARIADB_10_11), null,
-            "Access denied for user 'applier'@'%' to database 'mysql'", "applier"));
+            "Access denied for user 'applier'@'%' to database 'mysql'", "applier", null));
 
         assertThat(c.method()).isEqualTo(ApplyMethod.SQL);
-        assertThat(c.grantWouldHelp()).isTrue();
+        assertThat(c.changeWouldHelp()).isTrue();
         assertThat(c.because()).startsWith("SHOW GRANTS failed on the target (Access denied");
     }
 
@@ -158,6 +158,33 @@ class MethodChoiceTest {
         assertThat(c.method()).isEqualTo(ApplyMethod.SQL);
         assertThat(c.because()).isEqualTo("the target's version could not be read");
         assertThat(auto(null, MARIADB_10_11).because()).isEqualTo("the source's version could not be read");
+    }
+
+    @Test
+    void anIdempotentExecModeGivesSqlEvenWithEveryPrivilegeAndSaysHowToGetBinlog() {
+        MethodChoice c = MethodChoice.decide(ApplyMethod.AUTO, new MethodChoice.Facts(
+            ServerVersion.parseOrNull(MARIADB_10_11), ServerVersion.parseOrNull(MARIADB_10_11),
+            Grants.parse(List.of("GRANT ALL PRIVILEGES ON *.* TO `applier`@`%`")), null, "applier",
+            "slave_exec_mode=IDEMPOTENT"));
+
+        assertThat(c.method()).isEqualTo(ApplyMethod.SQL);
+        assertThat(c.changeWouldHelp()).isTrue();
+        assertThat(c.logLine()).isEqualTo("apply.method auto: using sql because the target's slave_exec_mode=IDEMPOTENT"
+            + " makes a BINLOG statement overwrite a duplicate key and skip a missing row without an error;"
+            + " SET GLOBAL slave_exec_mode = 'STRICT' to use the faster binlog method");
+    }
+
+    @Test
+    void anExplicitBinlogMethodIsRefusedOnAnIdempotentTargetAndTheSqlMethodIsWarned() {
+        assertThat(MethodChoice.idempotentRefusal(null)).isNull();
+        assertThat(MethodChoice.idempotentCaveat(null)).isNull();
+        assertThat(MethodChoice.idempotentRefusal("replica_exec_mode=IDEMPOTENT")).isEqualTo("apply.method binlog: the"
+            + " target's replica_exec_mode=IDEMPOTENT makes a BINLOG statement overwrite a duplicate key and skip a"
+            + " missing row without an error, so differences would go unnoticed: SET GLOBAL replica_exec_mode ="
+            + " 'STRICT', or set apply.method: sql");
+        assertThat(MethodChoice.idempotentCaveat("slave_exec_mode=IDEMPOTENT")).isEqualTo("the target's"
+            + " slave_exec_mode=IDEMPOTENT: the BINLOG statements that carry the rows of tables with triggers on the"
+            + " target would overwrite a duplicate key without an error; SET GLOBAL slave_exec_mode = 'STRICT'");
     }
 
     @Test

@@ -69,6 +69,7 @@ public final class Preflight {
                     targetRows.add(targetChecks.relaxedFlush());
                     targetChecks.applyMethod(source == null ? null : source.mariadb()).ifPresent(targetRows::add);
                     targetChecks.autoMethod(source == null ? null : source.version()).ifPresent(targetRows::add);
+                    targetChecks.execMode().ifPresent(targetRows::add);
                     targetChecks.conflictMonitor().ifPresent(targetRows::add);
                     targetRows.addAll(targetChecks.mysqlRows());
                 } catch (SQLException e) {

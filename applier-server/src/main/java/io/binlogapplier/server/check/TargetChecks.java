@@ -2,6 +2,7 @@ package io.binlogapplier.server.check;
 
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.apply.MethodChoice;
+import io.binlogapplier.apply.MethodResolver;
 import io.binlogapplier.apply.ServerVersion;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.ApplyMethod;
@@ -39,6 +40,8 @@ final class TargetChecks {
     private final String grantsProblem;
     private final boolean mariadb;
     private final String version;
+    /** The target's exec mode as "slave_exec_mode=IDEMPOTENT" when it is IDEMPOTENT, else null. */
+    private final String idempotent;
     private StateStore.Saved saved;
     private String savedUnknown;
 
@@ -56,6 +59,7 @@ final class TargetChecks {
         }
         this.grants = g;
         this.grantsProblem = problem;
+        this.idempotent = MethodResolver.idempotent(target);
     }
 
     boolean mariadb() {
@@ -274,9 +278,21 @@ final class TargetChecks {
         }
         MethodChoice choice = MethodChoice.decide(ApplyMethod.AUTO, new MethodChoice.Facts(
             ServerVersion.parseOrNull(sourceVersion), ServerVersion.parseOrNull(version), grants, grantsProblem,
-            config.target().user()));
-        return Optional.of(choice.grantWouldHelp() ? CheckResult.warn(name, choice.summary())
+            config.target().user(), idempotent));
+        return Optional.of(choice.changeWouldHelp() ? CheckResult.warn(name, choice.summary())
             : CheckResult.pass(name, choice.summary()));
+    }
+
+    /**
+     * The target's exec mode, when it is IDEMPOTENT and the method is not an explicit binlog (whose row
+     * fails instead): a WARN, as the run logs it, since the sql method still sends BINLOG statements for
+     * tables with triggers on the target.
+     */
+    Optional<CheckResult> execMode() {
+        if (idempotent == null || config.apply().method() == ApplyMethod.BINLOG) {
+            return Optional.empty();
+        }
+        return Optional.of(CheckResult.warn("target exec mode", MethodChoice.idempotentCaveat(idempotent)));
     }
 
     /** apply.method binlog: BINLOG statements need a target of the source's kind and a privilege. */
@@ -288,6 +304,9 @@ final class TargetChecks {
         if (sourceMariadb != null && sourceMariadb != mariadb) {
             return Optional.of(CheckResult.fail(name, "apply.method binlog needs a target of the source's kind (source "
                 + kind(sourceMariadb) + ", target " + kind(mariadb) + "): set apply.method sql"));
+        }
+        if (idempotent != null) {
+            return Optional.of(CheckResult.fail(name, MethodChoice.idempotentRefusal(idempotent)));
         }
         String[] accepted = mariadb ? new String[] {"BINLOG REPLAY", "SUPER"}
             : new String[] {"BINLOG_ADMIN", "SUPER", "REPLICATION_APPLIER"};
