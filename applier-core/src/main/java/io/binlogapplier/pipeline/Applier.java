@@ -312,7 +312,8 @@ public final class Applier {
             long transactions = 0;
             long rows = 0;
             long units = 0;
-            int losses = 0;
+            LossStreak sourceLosses = new LossStreak();
+            LossStreak targetLosses = new LossStreak();
             while (true) {
                 Pipeline p = new Pipeline(config.withApplyMethod(method.method()), pool, schemas, charsets, state,
                     metrics, faults);
@@ -321,6 +322,7 @@ public final class Applier {
                     p.requestStop(); // requestStop() may have run before current was set
                 }
                 Pipeline.Result result;
+                long pipelineStarted = System.nanoTime();
                 try {
                     result = p.run(saved, untilAt, untilGtid, stopTimeoutMillis);
                 } catch (ApplierException e) {
@@ -335,7 +337,9 @@ public final class Applier {
                     transactions += done[0];
                     rows += done[1];
                     units += done[2];
-                    Optional<StateStore.Saved> back = reconnectTarget(pool, state, e, p.workerConnectionIds());
+                    targetLosses.pipelineLost(done[0] > 0, millisSince(pipelineStarted));
+                    Optional<StateStore.Saved> back = reconnectTarget(pool, state, e, p.workerConnectionIds(),
+                        targetLosses);
                     if (back.isEmpty()) {
                         return new Outcome(p.lowWater(), transactions, rows, units, elapsed(started), false);
                     }
@@ -346,15 +350,14 @@ public final class Applier {
                 transactions += result.transactions();
                 rows += result.rows();
                 units += result.units();
-                if (result.transactions() > 0) {
-                    losses = 0;
-                }
                 if (result.ending() != Pipeline.Ending.SOURCE_LOST || stop.requested()) {
                     return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
                 }
                 metrics.error("source_lost");
                 ReconnectLimit limit = config.source().reconnectAttempts();
-                if (limit.exhaustedAfter(++losses)) {
+                sourceLosses.pipelineLost(result.transactions() > 0, millisSince(pipelineStarted));
+                int losses = sourceLosses.nextAttempt();
+                if (limit.exhaustedAfter(losses)) {
                     throw new ApplierException(ExitCode.SOURCE_UNREACHABLE, result.sourceLoss().getMessage()
                         + " (gave up after " + limit + " reconnects: source.reconnect_attempts)", result.sourceLoss());
                 }
@@ -373,7 +376,7 @@ public final class Applier {
                     if (!targetLost(lost)) {
                         throw lost;
                     }
-                    Optional<StateStore.Saved> back = reconnectTarget(pool, state, lost, new long[0]);
+                    Optional<StateStore.Saved> back = reconnectTarget(pool, state, lost, new long[0], targetLosses);
                     if (back.isEmpty()) {
                         return new Outcome(result.position(), transactions, rows, units, elapsed(started), false);
                     }
@@ -389,16 +392,18 @@ public final class Applier {
      * sessions the server may still keep for the lost workers killed, the saved position read again.
      *
      * @param stale target connection ids of the lost pipeline's workers
+     * @param streak the reconnects made in a row so far ({@link LossStreak}), which this continues
      * @return the saved position to resume from; empty when a stop came first
      * @throws ApplierException a failure no reconnect can fix, or {@code target.reconnect_attempts} used up
      */
     private Optional<StateStore.Saved> reconnectTarget(TargetPool pool, StateStore state, ApplierException lost,
-                                                       long[] stale) throws InterruptedException {
+                                                       long[] stale, LossStreak streak) throws InterruptedException {
         ReconnectLimit limit = config.target().reconnectAttempts();
         metrics.error("target_lost");
         log.warn("{}", lost.getMessage());
         ApplierException why = lost;
-        for (int attempt = 1; ; attempt++) {
+        while (true) {
+            int attempt = streak.nextAttempt();
             if (limit.exhaustedAfter(attempt)) {
                 throw new ApplierException(ExitCode.TARGET_UNREACHABLE, why.getMessage() + " (gave up after " + limit
                     + " reconnects: target.reconnect_attempts)", why);
@@ -477,6 +482,10 @@ public final class Applier {
      * saving (a native replica waits 60 s: master_connect_retry). With a 4 s cap, partitions healed
      * in OutageIT resumed 5.8-5.9 s later.
      */
+    private static long millisSince(long nanoTime) {
+        return (System.nanoTime() - nanoTime) / 1_000_000;
+    }
+
     static long backoffMillis(int attempt) {
         return 500L << Math.min(2, Math.max(0, attempt - 1));
     }
