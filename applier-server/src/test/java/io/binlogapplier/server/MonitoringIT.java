@@ -190,7 +190,9 @@ class MonitoringIT {
 
     /** The rule's expression with its thresholds, absent() and unless taken out: data wherever its inputs have data. */
     static String probe(String expr) {
-        String p = expr.replaceAll("\\s*(==|!=|>=|<=|>|<)\\s*-?[0-9.]+(e[0-9]+)?", "");
+        // "m != m" (true only for NaN, an unknown lag): the series itself
+        String p = expr.replaceAll("^(\\S+) != \\1$", "$1");
+        p = p.replaceAll("\\s*(==|!=|>=|<=|>|<)\\s*-?[0-9.]+(e[0-9]+)?", "");
         p = p.replaceAll("^absent\\((.*)\\)$", "$1");
         return p.replace(" unless ", " or ");
     }
