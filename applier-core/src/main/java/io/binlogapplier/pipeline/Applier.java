@@ -330,13 +330,20 @@ public final class Applier {
                         && e.exitCode() == ExitCode.SOURCE_POSITION_UNAVAILABLE) {
                         forgetStart(pool, state, saved.position());
                     }
-                    if (!targetLost(e) || stop.requested()) {
+                    if (!targetLost(e)) {
                         throw e;
                     }
                     long[] done = p.committed();
                     transactions += done[0];
                     rows += done[1];
                     units += done[2];
+                    if (stop.requested()) {
+                        // A stop, as in the reconnect wait: the target rolls back what was in flight, and
+                        // the next start resumes from the position saved there.
+                        log.info("stop requested; the target was lost meanwhile ({}): what was in flight is rolled"
+                            + " back, the next start resumes from the position saved on the target", e.getMessage());
+                        return new Outcome(p.lowWater(), transactions, rows, units, elapsed(started), false);
+                    }
                     targetLosses.pipelineLost(done[0] > 0, millisSince(pipelineStarted));
                     Optional<StateStore.Saved> back = reconnectTarget(pool, state, e, p.workerConnectionIds(),
                         targetLosses);

@@ -41,7 +41,8 @@ class ReconnectStreakIT {
                 "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB",
                 "INSERT INTO " + db + ".t VALUES (1, 0)");
         }
-        SERVERS.target().execute("CREATE USER 'app'@'%' IDENTIFIED BY 'app'", "GRANT ALL ON *.* TO 'app'@'%'");
+        SERVERS.target().execute("CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY 'app'",
+            "GRANT ALL ON *.* TO 'app'@'%'");
         String start = TestApplier.currentPosition(SERVERS.source());
         SERVERS.source().execute("UPDATE " + db + ".t SET v = 1 WHERE id = 1");
         ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
@@ -53,10 +54,12 @@ class ReconnectStreakIT {
             lock.setAutoCommit(false);
             holder.executeQuery("SELECT * FROM " + db + ".t WHERE id = 1 FOR UPDATE").close();
             Thread killer = new Thread(() -> killLoop(killing, killed), "killer");
-            killer.start();
+            CompletableFuture<ApplierException> run = CompletableFuture.supplyAsync(
+                () -> TestApplier.runExpectingFailure(cfg));
             try {
-                CompletableFuture<ApplierException> run = CompletableFuture.supplyAsync(
-                    () -> TestApplier.runExpectingFailure(cfg));
+                // killing from the start could end the run there (exit 20 at start, no reconnect counted)
+                awaitLockWait(run::isDone);
+                killer.start();
 
                 ApplierException e = run.get(60, TimeUnit.SECONDS);
 
@@ -65,11 +68,90 @@ class ReconnectStreakIT {
                 assertThat(killed.get()).as("sessions killed").isGreaterThanOrEqualTo(3);
             } finally {
                 killing.set(false);
-                killer.join();
+                if (killer.isAlive()) {
+                    killer.join();
+                }
                 lock.rollback();
             }
         }
         assertThat(SERVERS.target().queryLong("SELECT v FROM " + db + ".t WHERE id = 1")).isZero();
+    }
+
+    /**
+     * A stop requested while a unit waits on the target, which is then lost (its session killed), ends the
+     * run as a stop: no failure, nothing of the unit committed, the position where it was. It used to end
+     * with the loss (exit 20, which systemd counts as the service failing), while a stop that came a moment
+     * later, in the reconnect wait, ended it cleanly.
+     */
+    @Test
+    void aStopRequestedBeforeTheTargetIsLostEndsTheRunCleanly() throws Exception {
+        String db = "stop_lost";
+        for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
+            m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
+                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB",
+                "INSERT INTO " + db + ".t VALUES (1, 0)");
+        }
+        SERVERS.target().execute("CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY 'app'",
+            "GRANT ALL ON *.* TO 'app'@'%'");
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("UPDATE " + db + ".t SET v = 1 WHERE id = 1");
+        ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
+            null).replace("  user: root\n  password: \"\"\n", "  user: app\n  password: app\n"), "test", db);
+        try (Connection lock = SERVERS.target().connect(); Statement holder = lock.createStatement()) {
+            lock.setAutoCommit(false);
+            holder.executeQuery("SELECT * FROM " + db + ".t WHERE id = 1 FOR UPDATE").close();
+            BackgroundApplier applier = new BackgroundApplier(cfg, PipelineMetrics.NONE, "applier-stop-lost");
+            try {
+                awaitLockWait(() -> applier.failure.get() != null);
+                CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> {
+                    try {
+                        applier.close();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                Thread.sleep(500); // the stop waits for the unit in flight
+                assertThat(applier.running()).as("waiting for the unit in flight").isTrue();
+                SERVERS.target().execute("KILL CONNECTION " + SERVERS.target().queryLong("SELECT trx_mysql_thread_id"
+                    + " FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT' LIMIT 1"));
+
+                stopping.get(30, TimeUnit.SECONDS);
+
+                assertThat(applier.running()).isFalse();
+                assertThat(applier.failure.get()).as("a stop, not a failure").isNull();
+            } finally {
+                lock.rollback();
+            }
+        }
+        assertThat(SERVERS.target().queryLong("SELECT v FROM " + db + ".t WHERE id = 1")).isZero();
+        assertThat(TestApplier.savedPosition(SERVERS.target(), db)).isEqualTo(start);
+    }
+
+    /** Waits until a transaction on the target waits for a row lock; fails when {@code ended} first. */
+    private static void awaitLockWait(java.util.function.BooleanSupplier ended) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (SERVERS.target().queryLong("SELECT COUNT(*) FROM information_schema.INNODB_TRX"
+            + " WHERE trx_state = 'LOCK WAIT'") == 0) {
+            assertThat(ended.getAsBoolean()).as("the applier ended before its unit waited for the lock").isFalse();
+            if (System.nanoTime() > deadline) {
+                StringBuilder dump = new StringBuilder();
+                for (String q : List.of("SELECT ID, USER, COMMAND, TIME, STATE, INFO FROM information_schema.PROCESSLIST",
+                    "SELECT trx_id, trx_state, trx_mysql_thread_id, trx_query FROM information_schema.INNODB_TRX")) {
+                    try (Connection c = SERVERS.target().connect(); Statement st = c.createStatement();
+                         ResultSet rs = st.executeQuery(q)) {
+                        while (rs.next()) {
+                            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                                dump.append(rs.getString(i)).append(i == rs.getMetaData().getColumnCount() ? "\n" : " | ");
+                            }
+                        }
+                    }
+                }
+                throw new AssertionError("no transaction waited for the row lock within 60 s:\n" + dump);
+            }
+            // InnoDB refreshes INNODB_TRX only when it was last read more than 0.1 s ago: asked more often,
+            // it would never show the wait
+            Thread.sleep(250);
+        }
     }
 
     /** Every 200 ms, KILL every connection of user 'app' (the applier's pool, its ping, its control connection). */
