@@ -19,6 +19,9 @@ import java.util.Set;
  * its chunking key and its target name ({@code filter.rename}). Reads the source's information_schema.
  */
 public final class AppliedTables {
+    /** DATA_TYPE of columns whose values may be long: every BLOB and TEXT, JSON, spatial types. */
+    private static final java.util.regex.Pattern LARGE = java.util.regex.Pattern.compile("(?i).*(blob|text)|json"
+        + "|geometry|point|linestring|polygon|multipoint|multilinestring|multipolygon|geometrycollection|geomcollection");
     private static final Set<String> SYSTEM = Set.of("mysql", "information_schema", "performance_schema", "sys");
 
     private AppliedTables() {
@@ -28,7 +31,7 @@ public final class AppliedTables {
         throws SQLException {
         List<String[]> names = new ArrayList<>();
         try (PreparedStatement ps = source.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
-            + " WHERE TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_SCHEMA, TABLE_NAME"); ResultSet rs = ps.executeQuery()) {
+            + " WHERE TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED') ORDER BY TABLE_SCHEMA, TABLE_NAME"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 String schema = rs.getString(1);
                 String table = rs.getString(2);
@@ -51,14 +54,17 @@ public final class AppliedTables {
     static TableShape shape(Connection source, String schema, String table, String targetSchema) throws SQLException {
         List<TableShape.Column> columns = new ArrayList<>();
         Map<String, Boolean> notNull = new LinkedHashMap<>();
-        try (PreparedStatement ps = source.prepareStatement("SELECT COLUMN_NAME, CHARACTER_SET_NAME, IS_NULLABLE"
-            + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+        try (PreparedStatement ps = source.prepareStatement("SELECT COLUMN_NAME, CHARACTER_SET_NAME, IS_NULLABLE, DATA_TYPE"
+            + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"
+            // a system-versioned table's period columns: the time each server wrote the row, not data
+            + " AND COALESCE(GENERATION_EXPRESSION, '') NOT IN ('ROW START', 'ROW END') ORDER BY ORDINAL_POSITION")) {
             ps.setString(1, schema);
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String charset = rs.getString(2);
-                    columns.add(new TableShape.Column(rs.getString(1), charset != null && !charset.equals("binary")));
+                    columns.add(new TableShape.Column(rs.getString(1), charset != null && !charset.equals("binary"),
+                        LARGE.matcher(rs.getString(4)).matches()));
                     notNull.put(rs.getString(1).toLowerCase(java.util.Locale.ROOT), "NO".equals(rs.getString(3)));
                 }
             }

@@ -14,7 +14,9 @@ import java.util.List;
  * (without them {@code ('a#', 'b')} and {@code ('a', '#b')} would hash alike). Text columns are
  * converted to utf8mb4 first: mixing character sets in one {@code CONCAT_WS} is an "Illegal mix of
  * collations" error, and a target column in another character set holding the same text still
- * compares equal.
+ * compares equal. A large value (BLOB, TEXT, JSON, spatial) enters the text as its MD5: a row text longer
+ * than {@code max_allowed_packet} would be NULL (with only a warning), and NULL hashes are skipped by
+ * BIT_XOR and SUM and equal each other row by row, so such rows were counted but never compared.
  */
 public final class ChunkSql {
     private ChunkSql() {
@@ -41,7 +43,7 @@ public final class ChunkSql {
             String col = quote(c.name());
             String value = c.character() ? "CONVERT(" + col + " USING utf8mb4)" : col;
             parts.add("CHAR_LENGTH(" + value + ")");
-            parts.add(value);
+            parts.add(c.large() ? "MD5(" + value + ")" : value);
             flags.append(i == 0 ? "" : ", ").append("ISNULL(").append(col).append(')');
         }
         flags.append(')');
@@ -87,7 +89,11 @@ public final class ChunkSql {
             conditions.add(above(t.key(), range.after(), params));
         }
         if (range.upTo() != null) {
-            conditions.add(atOrBelow(t.key(), range.upTo(), params));
+            String below = atOrBelow(t.key(), range.upTo(), params);
+            // The key is NOT NULL on the source; a target whose column allows NULL may hold rows with a
+            // NULL key, which no range would include: the first chunk takes them, as ORDER BY puts them first.
+            conditions.add(range.after() != null ? below : "(" + below + " OR " + String.join(" OR ",
+                t.key().stream().map(k -> quote(k) + " IS NULL").toList()) + ")");
         }
         return conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions);
     }

@@ -91,7 +91,7 @@ final class ServerReads {
             }
             List<Object> key = new ArrayList<>();
             for (int i = 1; i <= t.key().size(); i++) {
-                key.add(rs.getObject(i));
+                key.add(keyValue(rs, i));
             }
             return key;
         }
@@ -196,7 +196,7 @@ final class ServerReads {
             while (rs.next()) {
                 List<Object> key = new ArrayList<>(n);
                 for (int i = 1; i <= n; i++) {
-                    key.add(rs.getObject(i));
+                    key.add(keyValue(rs, i));
                 }
                 String k = ChunkRange.values(key);
                 if (rows.put(k, rs.getString(n + 1)) != null) {
@@ -205,6 +205,24 @@ final class ServerReads {
             }
         }
         return rows;
+    }
+
+    /**
+     * A key column's value as bound back into the chunk statements and written in key texts. Temporal
+     * values go as the server's text: {@code java.sql.Time} drops a TIME(n)'s fraction (rows 0.1 s apart
+     * had one key text, so a changed row hid behind its neighbour), and a TIMESTAMP or DATETIME read as
+     * a {@code java.sql.Timestamp} in a JVM zone with daylight saving fails in the hour the clocks skip.
+     * A string compared with a temporal column is read as that column's type. Numbers and bytes stay as
+     * the driver gives them (a BIGINT or DECIMAL compared with a string would go through a double).
+     */
+    static Object keyValue(ResultSet rs, int column) throws SQLException {
+        switch (rs.getMetaData().getColumnType(column)) {
+            case java.sql.Types.TIME, java.sql.Types.DATE, java.sql.Types.TIMESTAMP,
+                 java.sql.Types.TIMESTAMP_WITH_TIMEZONE, java.sql.Types.TIME_WITH_TIMEZONE:
+                return rs.getString(column);
+            default:
+                return rs.getObject(column);
+        }
     }
 
     private static PreparedStatement prepare(Connection c, ChunkSql.Query q) throws SQLException {

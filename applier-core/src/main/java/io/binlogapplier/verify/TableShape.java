@@ -16,8 +16,14 @@ import java.util.List;
 public record TableShape(String sourceSchema, String table, String targetSchema, List<Column> columns,
                          List<String> key) {
 
-    /** A column; {@code character} when it holds text in some character set (compared after conversion). */
-    public record Column(String name, boolean character) {
+    /**
+     * A column; {@code character} when it holds text in some character set (compared after conversion),
+     * {@code large} when its values may be long (BLOB, TEXT, JSON, spatial: compared by their MD5).
+     */
+    public record Column(String name, boolean character, boolean large) {
+        public Column(String name, boolean character) {
+            this(name, character, false);
+        }
     }
 
     public TableShape {

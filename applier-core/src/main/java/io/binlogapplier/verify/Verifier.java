@@ -95,8 +95,11 @@ public final class Verifier {
             if (e.getSQLState() != null && e.getSQLState().startsWith("08")) {
                 throw e;
             }
-            return new TableResult(t.sourceName(), t.targetName(), rows, chunks, TableResult.Result.UNVERIFIED,
-                "cannot read it: " + e.getMessage(), differences);
+            // Differences found before the error stand: they are what the operator must act on (exit 38).
+            return new TableResult(t.sourceName(), t.targetName(), rows, chunks, differing > 0
+                ? TableResult.Result.DIFFERS : TableResult.Result.UNVERIFIED, (differing > 0 ? differing
+                + " chunks differ before it could not be read further: " : "cannot read it: ") + e.getMessage(),
+                differences);
         }
         if (differing > MAX_CHUNKS_LISTED) {
             differences.add("... and " + (differing - MAX_CHUNKS_LISTED) + " more chunks");

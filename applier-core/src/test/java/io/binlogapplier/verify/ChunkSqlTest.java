@@ -41,7 +41,7 @@ class ChunkSqlTest {
 
     @Test
     void theFirstAndLastChunksAreOpenAndAKeylessTableIsOneChunk() {
-        assertThat(ChunkSql.checksum("shop", ORDERS, new ChunkRange(null, List.of(10))).sql()).endsWith(" WHERE `id` <= ?");
+        assertThat(ChunkSql.checksum("shop", ORDERS, new ChunkRange(null, List.of(10))).sql()).endsWith(" WHERE (`id` <= ? OR `id` IS NULL)");
         assertThat(ChunkSql.checksum("shop", ORDERS, new ChunkRange(List.of(10), null)).sql()).endsWith(" WHERE `id` > ?");
         assertThat(ChunkSql.checksum("shop", ORDERS, ChunkRange.WHOLE).sql()).endsWith(" FROM `shop`.`orders`");
         assertThat(ChunkSql.nextBoundary("shop", LINES, null, 2000).sql())

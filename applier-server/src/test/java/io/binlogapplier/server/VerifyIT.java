@@ -268,4 +268,61 @@ class VerifyIT {
             SERVERS.target().execute("DROP TABLE vdst.dup");
         }
     }
+
+    /**
+     * Cases that used to pass on different data (exit 0): a value whose row text passes max_allowed_packet
+     * (the text was NULL, and NULL hashes compare equal), TIME(3) keys a fraction apart (one key text for
+     * several rows), a target row with a NULL in the chunking key (in no chunk's range), and a system-versioned
+     * table (not listed as a BASE TABLE, so never verified). Each is a difference now.
+     */
+    @Test
+    @Order(8)
+    void bigValuesFractionalTimeKeysNullKeysAndSystemVersionedTablesAreCompared() {
+        String[] tables = {
+            "CREATE TABLE %s.big (id INT PRIMARY KEY, b LONGBLOB)",
+            "CREATE TABLE %s.times (t TIME(3) PRIMARY KEY, v INT)",
+            "CREATE TABLE %s.versioned (id INT PRIMARY KEY, v INT) WITH SYSTEM VERSIONING"};
+        for (String t : tables) {
+            SERVERS.source().execute("SET SESSION sql_log_bin = 0", String.format(t, "vsrc"));
+            SERVERS.target().execute(String.format(t, "vdst"));
+        }
+        SERVERS.source().execute("SET SESSION sql_log_bin = 0", "CREATE TABLE vsrc.nullkey (id INT NOT NULL, v INT,"
+            + " UNIQUE KEY (id))");
+        SERVERS.target().execute("CREATE TABLE vdst.nullkey (id INT NULL, v INT, UNIQUE KEY (id))");
+        for (var m : List.of(SERVERS.source(), SERVERS.target())) {
+            String schema = m == SERVERS.source() ? "vsrc" : "vdst";
+            m.execute("SET SESSION sql_log_bin = 0",
+                "INSERT INTO " + schema + ".big SELECT seq, REPEAT('x', 3000000) FROM " + schema + ".seq_1_to_3",
+                "INSERT INTO " + schema + ".times SELECT SEC_TO_TIME(36000 + seq / 10), seq FROM " + schema
+                    + ".seq_1_to_250",
+                "INSERT INTO " + schema + ".nullkey SELECT seq, seq FROM " + schema + ".seq_1_to_250",
+                "INSERT INTO " + schema + ".versioned SELECT seq, seq FROM " + schema + ".seq_1_to_50");
+        }
+        SERVERS.target().execute("UPDATE vdst.big SET b = CONCAT(LEFT(b, 2999999), 'y') WHERE id = 2",
+            "UPDATE vdst.times SET v = -1 WHERE t = '10:00:00.500'",
+            "INSERT INTO vdst.nullkey VALUES (NULL, 7)",
+            "UPDATE vdst.versioned SET v = -1 WHERE id = 9");
+        // rows of 3 MB against a 2 MB packet: their text, value and all, would be NULL
+        SERVERS.source().execute("SET GLOBAL max_allowed_packet = 2097152");
+        SERVERS.target().execute("SET GLOBAL max_allowed_packet = 2097152");
+        try {
+            InProcessCli.Output out = verify("--tables", "vsrc.big,vsrc.times,vsrc.nullkey,vsrc.versioned");
+
+            assertThat(out.code()).as(out.text()).isEqualTo(38);
+            assertThat(out.line("vsrc.big")).contains("DIFFERS");
+            assertThat(out.text()).contains("id=2 changed");
+            assertThat(out.line("vsrc.times")).contains(" 250 ").contains("DIFFERS");
+            assertThat(out.text()).contains("t='10:00:00.500' changed");
+            assertThat(out.line("vsrc.nullkey")).contains("DIFFERS");
+            assertThat(out.text()).contains("id=NULL extra on the target");
+            assertThat(out.line("vsrc.versioned")).contains("vdst.versioned").contains("DIFFERS");
+        } finally {
+            SERVERS.source().execute("SET GLOBAL max_allowed_packet = 16777216");
+            SERVERS.target().execute("SET GLOBAL max_allowed_packet = 16777216");
+            for (String t : List.of("big", "times", "nullkey", "versioned")) {
+                SERVERS.source().execute("SET SESSION sql_log_bin = 0", "DROP TABLE vsrc." + t);
+                SERVERS.target().execute("DROP TABLE vdst." + t);
+            }
+        }
+    }
 }
