@@ -83,6 +83,13 @@ final class VerifyCommand implements Callable<Integer> {
                 throw new ApplierException(ExitCode.USAGE, "--tables " + String.join(",", tables) + " names no table"
                     + " the applier applies (" + filter + "): check the names against the source");
             }
+            if (shapes.isEmpty()) {
+                // Nothing compared is not "everything matches": information_schema lists only the tables the
+                // source user may read.
+                throw new ApplierException(ExitCode.VERIFY_INCOMPLETE, "verify found no table to compare on the"
+                    + " source (" + filter + "): the source user sees only tables it may SELECT; grant SELECT on the"
+                    + " applied schemas, or check the filter");
+            }
             List<TableResult> results = new ArrayList<>();
             for (TableShape t : shapes) {
                 results.add(verifier.verify(t));

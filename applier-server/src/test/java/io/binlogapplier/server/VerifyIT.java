@@ -218,6 +218,11 @@ class VerifyIT {
     void tablesThatNameNothingAppliedAreABadCommandLine() {
         assertThat(verify("--tables", "vsrc.skipped").code()).isEqualTo(2);
         assertThat(verify("--tables", "nodot").code()).isEqualTo(2);
+        // no table at all (a filter or privileges that leave nothing): not "everything matches" (was exit 0)
+        Path none = Configs.write(yaml().replace(FILTER, "filter:\n  include: [\"nosuch.*\"]\n"));
+        InProcessCli.Output out = InProcessCli.main("verify", "--config", none.toString());
+        assertThat(out.code()).as(out.text()).isEqualTo(39);
+        assertThat(out.text()).contains("verify found no table to compare on the source");
     }
 
     /**
