@@ -8,6 +8,7 @@ import io.binlogapplier.filter.StatementNames.Kind;
 import io.binlogapplier.filter.StatementNames.Parsed;
 import io.binlogapplier.filter.StatementNames.Ref;
 import io.binlogapplier.transaction.Change;
+import io.binlogapplier.transaction.StatementKind;
 import io.binlogapplier.transaction.Transaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +88,13 @@ public final class StatementFilter implements UnaryOperator<Transaction> {
 
     /** The statement as it is to be applied, or null when the filter skips it. */
     Change.Statement filter(Change.Statement s, Transaction where) {
+        if (StatementKind.of(new String(s.sql(), StandardCharsets.ISO_8859_1))
+            == StatementKind.SAVEPOINT) {
+            // It names a savepoint of the transaction, not a table: skipping it by its default database lost
+            // a ROLLBACK TO SAVEPOINT, and the rows the source rolled back committed (as a native replica,
+            // which exempts these from its database rules).
+            return s;
+        }
         String db = s.database() == null || s.database().isEmpty() ? null : s.database();
         Integer collation = s.status().clientCharset();
         String charset = collation == null ? "utf8mb4" : charsetOf.apply(collation);

@@ -244,6 +244,23 @@ class StatementFilterTest {
             .satisfies(e -> assertThat(((ApplierException) e).exitCode()).isEqualTo(ExitCode.CONFIG));
     }
 
+    /**
+     * Savepoint statements belong to the transaction, not to a schema: skipped by their default database,
+     * the source's ROLLBACK TO SAVEPOINT (logged as a statement when a non-transactional table changed) was
+     * lost, and rows the source rolled back committed on the target.
+     */
+    @Test
+    void savepointStatementsAreKeptWhateverTheirDefaultDatabase() {
+        StatementFilter f = theCasesFilter();
+        for (String sp : List.of("SAVEPOINT s1", "ROLLBACK TO SAVEPOINT s1", "rollback to s1", "RELEASE SAVEPOINT s1")) {
+            out.clear();
+            run(f, transaction(statement("other", sp.getBytes(StandardCharsets.UTF_8), null, UTF8MB4)));
+
+            assertThat(out.get(0).changes()).as(sp).hasSize(1);
+            assertThat(sql(out.get(0))).isEqualTo(sp);
+        }
+    }
+
     private static String sql(Transaction t) {
         return new String(((Change.Statement) t.changes().get(0)).sql(), StandardCharsets.UTF_8);
     }
