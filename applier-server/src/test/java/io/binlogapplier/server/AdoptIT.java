@@ -163,7 +163,21 @@ class AdoptIT {
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
         long afterApplier = SERVERS.target().queryLong("SELECT SUM(n) FROM " + db + ".counters");
 
+        // As if the applier had been killed while it held the flush settings relaxed: its saved originals stay
+        // for its next start, which never comes after a handback.
+        String before = SERVERS.target().queryString("SELECT CONCAT(@@innodb_flush_log_at_trx_commit, '/',"
+            + " @@sync_binlog)");
+        SERVERS.target().execute("INSERT INTO binlog_applier.applier_flush_settings (stream,"
+            + " innodb_flush_log_at_trx_commit, sync_binlog) VALUES ('" + db + "', 1, 1)",
+            "SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL sync_binlog = 0");
         InProcessCli.Output handedBack = cli("handback", "--config", cfg.toString(), "--execute");
+        String after = SERVERS.target().queryString("SELECT CONCAT(@@innodb_flush_log_at_trx_commit, '/', @@sync_binlog)");
+        SERVERS.target().execute("SET GLOBAL innodb_flush_log_at_trx_commit = " + before.split("/")[0],
+            "SET GLOBAL sync_binlog = " + before.split("/")[1]);
+        assertThat(after).as("flush settings put back by handback").isEqualTo("1/1");
+        assertThat(handedBack.text()).contains("were put back as they were before it");
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM binlog_applier.applier_flush_settings WHERE"
+            + " stream = '" + db + "'")).isZero();
         SERVERS.target().execute("START SLAVE");
         try (Load more = new Load(db, 1_000_000)) {
             more.awaitMore(400);

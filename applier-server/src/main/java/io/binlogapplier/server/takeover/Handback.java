@@ -67,6 +67,10 @@ public final class Handback {
                     }
                 }
                 out.append("-- executed on the target.");
+                String putBack = putBackFlushSettings(config);
+                if (putBack != null) {
+                    out.append(System.lineSeparator()).append(putBack);
+                }
             } else {
                 out.append("-- printed only: run them on the target, or give --execute.");
             }
@@ -80,5 +84,30 @@ public final class Handback {
                 + e.getMessage() + "); the target user needs REPLICATION SLAVE ADMIN (MariaDB 10.5+; older: SUPER)"
                 + " to change the replica", e);
         }
+    }
+
+    /**
+     * An applier that crashed (or was killed) while it held the target's flush settings relaxed leaves
+     * its saved originals behind for its next start to put back. After a handback no start comes (a run
+     * beside native replication exits 33), so the native replica would run relaxed for good: they are
+     * put back here, as a stop would have. Null when this applier held nothing.
+     */
+    static String putBackFlushSettings(ApplierConfig config) {
+        java.util.concurrent.atomic.AtomicReference<String> done = new java.util.concurrent.atomic.AtomicReference<>();
+        new io.binlogapplier.durability.Durability(config.durability(), config.target().stateSchema(), config.name(),
+            () -> io.binlogapplier.target.TargetConnections.jdbc(config.target()),
+            new io.binlogapplier.durability.Durability.Listener() {
+                @Override
+                public void relaxed(boolean relaxed) {
+                    done.set("-- the target's flush settings, which an earlier run of this applier left relaxed,"
+                        + " were put back as they were before it.");
+                }
+
+                @Override
+                public void warning(String message) {
+                    done.set("-- WARNING: " + message);
+                }
+            }).end();
+        return done.get();
     }
 }
