@@ -64,7 +64,7 @@ public final class Applier {
         }
     }
 
-    /** What a run achieved. */
+    /** What a run achieved; {@code position} is null when a stop ended it during start-up, before any was read. */
     public record Outcome(SourcePosition position, long transactions, long rows, long units, long millis,
                           boolean nothingToDo) {
     }
@@ -122,10 +122,23 @@ public final class Applier {
             return o;
         } catch (RuntimeException e) {
             ApplierException failure = ApplierException.of(e);
+            if (stop.requested() && endsAStartThatWasStopped(failure.exitCode())) {
+                // A stop during start-up, while a server could not be reached (or the stream's lock was
+                // held): the operator asked for exactly this end, and nothing was applied.
+                log.info("stop requested during start-up ({}): nothing applied", failure.getMessage());
+                status.stopped();
+                return new Outcome(null, 0, 0, 0, 0, true);
+            }
             status.failed(failure);
             metrics.error(failure.exitCode().name().toLowerCase(Locale.ROOT));
             throw e;
         }
+    }
+
+    /** Failures that a stop requested meanwhile turns into a stop: a server out of reach, the lock held. */
+    private static boolean endsAStartThatWasStopped(ExitCode code) {
+        return code == ExitCode.SOURCE_UNREACHABLE || code == ExitCode.TARGET_UNREACHABLE
+            || code == ExitCode.APPLIER_RUNNING;
     }
 
     private Outcome apply(Until until) throws InterruptedException {

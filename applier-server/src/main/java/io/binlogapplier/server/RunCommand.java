@@ -60,7 +60,9 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static void report(Applier.Outcome o) {
-        if (o.nothingToDo()) {
+        if (o.position() == null) {
+            log.info("stopped before anything was applied");
+        } else if (o.nothingToDo()) {
             log.info("nothing to apply: the target is at {}", o.position());
         } else {
             log.info("applied {} transactions, {} rows in {} ms ({} rows/s, {} target commits); position {}",

@@ -23,13 +23,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code target.reconnect_attempts} counts reconnects in a row without progress, across pipelines: a
- * target that takes every reconnect and then kills the applier's sessions before anything commits (here
- * a row lock the test holds, and a loop killing the applier user's connections, as a query killer on a
- * busy server would) must use the attempts up and exit 20. Each reconnect used to start counting at 1,
- * so the applier went round for as long as the sessions kept being killed.
+ * Lost servers, and stops that meet them. {@code target.reconnect_attempts} counts reconnects in a row
+ * without progress, across pipelines: a target that takes every reconnect and then kills the applier's
+ * sessions before anything commits (here a row lock the test holds, and a loop killing the applier
+ * user's connections, as a query killer on a busy server would) must use the attempts up and exit 20.
+ * Each reconnect used to start counting at 1, so the applier went round for as long as the sessions kept
+ * being killed. A stop requested while a server is out of reach (during start-up, or before the target
+ * is lost mid-unit) ends the run as a stop.
  */
-class ReconnectStreakIT {
+class LossAndStopIT {
     @RegisterExtension
     static final MariaDbServers SERVERS = MariaDbServers.pair();
 
@@ -125,6 +127,31 @@ class ReconnectStreakIT {
         }
         assertThat(SERVERS.target().queryLong("SELECT v FROM " + db + ".t WHERE id = 1")).isZero();
         assertThat(TestApplier.savedPosition(SERVERS.target(), db)).isEqualTo(start);
+    }
+
+    /**
+     * SIGTERM while the start waits for a source that does not answer (a silent network) ends the run as a
+     * stop once the connect gives up, not with exit 10: under systemd, {@code systemctl stop} then left the
+     * unit failed.
+     */
+    @Test
+    void aStopDuringStartUpWhileTheSourceDoesNotAnswerEndsAsAStop() throws Exception {
+        try (io.binlogapplier.harness.TcpProxy toSource = io.binlogapplier.harness.TcpProxy.to(SERVERS.source().port())) {
+            toSource.drop();
+            String yaml = TestApplier.yaml(SERVERS.servers(), "stop_start", "current", "conservative", 1, null);
+            int at = yaml.indexOf("port: " + SERVERS.source().port());
+            yaml = yaml.substring(0, at) + "port: " + toSource.port() + "\n  connect_timeout: 2s"
+                + yaml.substring(at + ("port: " + SERVERS.source().port()).length());
+            ApplierConfig cfg = new ConfigLoader().parse(yaml, "test", "stop_start");
+            BackgroundApplier applier = new BackgroundApplier(cfg, PipelineMetrics.NONE, "applier-stop-start");
+            Thread.sleep(500);
+
+            applier.close(); // requests the stop, waits for the run to end
+
+            assertThat(applier.running()).isFalse();
+            assertThat(applier.failure.get()).as("a stop, not exit 10").isNull();
+            assertThat(applier.status.state()).isEqualTo(ApplierStatus.State.STOPPED);
+        }
     }
 
     /** Waits until a transaction on the target waits for a row lock; fails when {@code ended} first. */
