@@ -70,8 +70,16 @@ final class ShutdownCoordinator {
     }
 
     /**
+     * The code a stop ends the process with: the command's, once it finished within {@code millis}; else 40
+     * (stop timeout), as the exit codes say, rather than the 143 the JVM ends with after a SIGTERM.
+     */
+    int exitCodeWithin(long millis) throws InterruptedException {
+        return awaitFinished(millis) ? exitCode : io.binlogapplier.ExitCode.STOP_TIMEOUT.code();
+    }
+
+    /**
      * SIGTERM (or any JVM shutdown) requests the stop and waits up to {@code maxWaitMillis} for the
-     * command to finish, then halts with its exit code. After a normal end ({@link #finished} then
+     * command to finish, then halts with its exit code, or with 40 (stop timeout) when it did not finish. After a normal end ({@link #finished} then
      * {@code System.exit}) the hook halts at once with the same code: a SIGTERM racing with that
      * exit cannot turn it into 143.
      */
@@ -81,11 +89,10 @@ final class ShutdownCoordinator {
                 requestStop(); // SIGTERM while the command runs; after a normal end there is nothing to stop
             }
             try {
-                if (awaitFinished(maxWaitMillis)) {
-                    System.out.flush();
-                    System.err.flush();
-                    Runtime.getRuntime().halt(exitCode);
-                }
+                int code = exitCodeWithin(maxWaitMillis);
+                System.out.flush();
+                System.err.flush();
+                Runtime.getRuntime().halt(code);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -86,6 +86,13 @@ class ShutdownCoordinatorTest {
     }
 
     @Test
+    void aStopThatDoesNotFinishInTimeEndsWith40AndOneThatDoesWithTheCommandsCode() throws Exception {
+        assertThat(coordinator.exitCodeWithin(10)).isEqualTo(40);
+        coordinator.finished(23);
+        assertThat(coordinator.exitCodeWithin(10)).isEqualTo(23);
+    }
+
+    @Test
     void awaitFinishedTimesOutFalseBeforeTheCommandFinished() throws Exception {
         assertThat(coordinator.awaitFinished(10)).isFalse();
         assertThat(coordinator.exitCode()).isZero();
