@@ -83,8 +83,10 @@ public final class AppliedTables {
         }
         List<String> key = List.of();
         for (List<String> cols : unique.values()) {
-            // A unique key over a nullable column may hold many NULLs: it does not name one row.
-            if (cols.stream().allMatch(c -> notNull.getOrDefault(c.toLowerCase(java.util.Locale.ROOT), false))) {
+            // A unique key over a nullable column may hold many NULLs: it does not name one row. A part
+            // without a column (a MySQL 8 functional key part) cannot order chunks either.
+            if (cols.stream().allMatch(c -> c != null
+                && notNull.getOrDefault(c.toLowerCase(java.util.Locale.ROOT), false))) {
                 key = cols;
                 break;
             }
