@@ -231,22 +231,24 @@ class VerifyIT {
      */
     @Test
     @Order(6)
-    void timestampsMatchWhateverTheServersTimeZones() {
+    void timestampsAndCharsMatchWhateverTheServersTimeZonesAndSqlModes() {
         for (var m : List.of(SERVERS.source(), SERVERS.target())) {
             String schema = m == SERVERS.source() ? "vsrc" : "vdst";
             m.execute("SET SESSION sql_log_bin = 0", "SET SESSION time_zone = '+00:00'",
-                "CREATE TABLE " + schema + ".stamps (id INT PRIMARY KEY, ts TIMESTAMP(3) NULL)",
-                "INSERT INTO " + schema + ".stamps SELECT seq, FROM_UNIXTIME(1700000000 + seq * 3600.5) FROM "
+                "CREATE TABLE " + schema + ".stamps (id INT PRIMARY KEY, ts TIMESTAMP(3) NULL, c CHAR(10))",
+                "INSERT INTO " + schema + ".stamps SELECT seq, FROM_UNIXTIME(1700000000 + seq * 3600.5), 'ab' FROM "
                     + schema + ".seq_1_to_200");
         }
-        SERVERS.target().execute("SET GLOBAL time_zone = '+05:00'");
+        SERVERS.target().execute("SET GLOBAL time_zone = '+05:00'",
+            "SET GLOBAL sql_mode = CONCAT(@@GLOBAL.sql_mode, ',PAD_CHAR_TO_FULL_LENGTH')");
         try {
             InProcessCli.Output out = verify("--tables", "vsrc.stamps");
 
             assertThat(out.code()).as(out.text()).isZero();
             assertThat(out.line("vsrc.stamps")).contains("MATCH");
         } finally {
-            SERVERS.target().execute("SET GLOBAL time_zone = 'SYSTEM'");
+            SERVERS.target().execute("SET GLOBAL time_zone = 'SYSTEM'",
+                "SET GLOBAL sql_mode = REPLACE(@@GLOBAL.sql_mode, ',PAD_CHAR_TO_FULL_LENGTH', '')");
             SERVERS.source().execute("SET SESSION sql_log_bin = 0", "DROP TABLE vsrc.stamps");
             SERVERS.target().execute("DROP TABLE vdst.stamps");
         }
