@@ -137,20 +137,31 @@ final class StatementRunner {
             + io.binlogapplier.privilege.TargetPrivileges.sessionGrant("<target user>") + " (MySQL 8), then restart", e);
     }
 
+    /** The default database of a statement that has none here: nothing unqualified resolves in it. */
+    private static final String NO_DATABASE = "information_schema";
+
+    /**
+     * Makes the connection's default database the statement's. Without one (the source ran it with none,
+     * or it does not exist here: a schema the filter leaves out, or one since dropped) the connection moves
+     * to {@code information_schema} instead of staying in the last statement's database, where an
+     * unqualified name would silently find another schema's table ({@code USE app; CREATE TABLE shop.t2
+     * LIKE tpl} made {@code shop.t2} like the previous database's {@code tpl}). There every unqualified
+     * name fails, as on a native replica whose default database does not exist.
+     */
     private void useDatabase(Statement st, String db) throws SQLException {
-        if (db == null || db.isEmpty() || db.equals(database)) {
+        String want = db == null || db.isEmpty() ? NO_DATABASE : db;
+        if (want.equals(database)) {
             return;
         }
         try {
-            st.execute("USE " + Sql.quote(db));
-            database = db;
+            st.execute("USE " + Sql.quote(want));
+            database = want;
         } catch (SQLException e) {
-            if (!VendorCode.ER_BAD_DB_ERROR.is(e)) {
+            if (!VendorCode.ER_BAD_DB_ERROR.is(e) || want.equals(NO_DATABASE)) {
                 throw e;
             }
-            // The source's default database no longer exists here (e.g. CREATE DATABASE run from inside a
-            // database since dropped); the native replica also runs such statements without it.
-            database = null;
+            st.execute("USE " + NO_DATABASE);
+            database = NO_DATABASE;
         }
     }
 

@@ -213,6 +213,47 @@ class FilterIT {
             .as("nothing of it, or after it, applied").isEqualTo(2);
     }
 
+    /**
+     * A statement the filter applies whose default database is left out: its unqualified names must not
+     * resolve in whatever database the worker used last. Here the worker was last in {@code usedb_shop},
+     * which holds a {@code tpl} too; {@code CREATE TABLE usedb_shop.t2 LIKE tpl} from default database
+     * {@code usedb_app} (left out, so absent) made {@code t2} a copy of {@code usedb_shop.tpl}. It now
+     * fails as on a native replica (26), the position before it.
+     */
+    @Test
+    void unqualifiedNamesOfALeftOutDefaultDatabaseDoNotResolveInTheLastOne() {
+        MariaDb source = SERVERS.source();
+        MariaDb target = SERVERS.target();
+        source.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE usedb_app",
+            "CREATE TABLE usedb_app.tpl (app_only INT PRIMARY KEY)");
+        for (MariaDb m : new MariaDb[] {source, target}) {
+            m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE usedb_shop",
+                "CREATE TABLE usedb_shop.tpl (shop_only INT PRIMARY KEY)");
+        }
+        String start = TestApplier.currentPosition(source);
+        String failingAt;
+        try (java.sql.Connection c = source.connect(); java.sql.Statement st = c.createStatement()) {
+            st.execute("USE usedb_shop");
+            st.execute("CREATE TABLE t1 (id INT PRIMARY KEY)");
+            st.execute("USE usedb_app");
+            failingAt = TestApplier.currentPosition(source);
+            st.execute("CREATE TABLE usedb_shop.t2 LIKE tpl");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        ApplierConfig cfg = config("usedb", start, "conservative", 1, "sql", """
+            filter:
+              include: ["usedb_shop.*"]
+            """);
+
+        ApplierException e = TestApplier.runExpectingFailure(cfg);
+
+        assertThat(e.exitCode()).as(e.getMessage()).isEqualTo(ExitCode.TARGET_STATEMENT_FAILED);
+        assertThat(target.queryLong("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'usedb_shop'"
+            + " AND TABLE_NAME = 't2'")).as("no t2 made like usedb_shop.tpl").isZero();
+        assertThat(TestApplier.savedPosition(SERVERS.target(), "usedb")).isEqualTo(failingAt);
+    }
+
     private static ApplierConfig config(String name, String start, String mode, int workers, String method,
                                         String filter) {
         return new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), name, start, mode, workers,
