@@ -360,7 +360,9 @@ public final class ReadAhead implements AutoCloseable {
             for (Change c : t.changes()) {
                 if (c instanceof Change.Rows r) {
                     TableSchema schema = sources.schemas().cached(r.table().schema(), r.table().table());
-                    if (schema != null) {
+                    // Only InnoDB has a buffer pool to warm; a read of a MyISAM/Aria table takes a table
+                    // lock that a worker's change would wait for.
+                    if (schema != null && "InnoDB".equalsIgnoreCase(schema.engine())) {
                         batch.add(r, schema, batch.size() + window.rows());
                     }
                 }
@@ -435,14 +437,27 @@ public final class ReadAhead implements AutoCloseable {
                 sources.connections().discard(c);
                 throw new SQLException("read-ahead stopped");
             }
-            c.setAutoCommit(true);
-            c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
-            c.setReadOnly(true); // Connector/J sets the session READ ONLY; the pool resets it on return
-            boolean mariadb = c.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT)
-                .contains("mariadb");
-            try (Statement s = c.createStatement()) {
-                s.execute(mariadb ? "SET SESSION max_statement_time = " + STATEMENT_SECONDS
-                    : "SET SESSION max_execution_time = " + (long) (STATEMENT_SECONDS * 1000));
+            boolean mariadb;
+            try {
+                c.setAutoCommit(true);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+                c.setReadOnly(true); // Connector/J sets the session READ ONLY; the pool resets it on return
+                mariadb = c.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT)
+                    .contains("mariadb");
+                try (Statement s = c.createStatement()) {
+                    s.execute(mariadb ? "SET SESSION max_statement_time = " + STATEMENT_SECONDS
+                        : "SET SESSION max_execution_time = " + (long) (STATEMENT_SECONDS * 1000));
+                }
+            } catch (SQLException e) {
+                // Not kept: each later flush would take (and leak) another pool connection.
+                open.set(slot, null);
+                sources.connections().discard(c);
+                try {
+                    c.close();
+                } catch (SQLException ignored) {
+                    // cut already
+                }
+                throw e;
             }
             statements = new StatementCache<>(STATEMENTS_PER_CONNECTION, ReadAhead::closeQuietly);
             connection = c;
