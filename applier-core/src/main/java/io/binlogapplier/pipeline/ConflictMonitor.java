@@ -65,35 +65,72 @@ final class ConflictMonitor implements AutoCloseable {
     }
 
     private void run() {
+        boolean readWaits = true;
         try {
             while (!stop.await(POLL_MILLIS)) {
                 if (!anyUnitInFlight() || !anyStatementRunningFor(WAITING_NANOS)) {
                     continue; // nobody can be waiting for a lock: spare the target the query
                 }
-                resolve(waits());
-                stuckStatements();
-            }
-        } catch (SQLException e) {
-            if (stop.requested()) {
-                return;
-            }
-            Classification c = ErrorClassifier.classify(e, Side.TARGET);
-            if (c.action() == Classification.Action.RECONNECT) {
-                // The workers meet the same loss and report it; one line here is enough.
-                log.info("stopped watching the target's lock waits: the connection was lost ({})",
-                    Messages.withCode(e));
-            } else if (c.exitCode() == io.binlogapplier.ExitCode.TARGET_PRIVILEGE) {
-                log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
-                    + " only by innodb_lock_wait_timeout; GRANT " + (query.equals(MARIADB_WAITS) ? "PROCESS ON *.*"
-                    : "SELECT ON performance_schema.*") + " to the target user to detect them at once",
-                    Messages.withCode(e));
-            } else {
-                log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
-                    + " only by innodb_lock_wait_timeout", Messages.withCode(e));
+                // One failed poll is not the end of watching (it used to be: a lock wait on the lock view's own
+                // query, a query killed by an operator, stopped it for the run); a lost connection, a missing
+                // privilege or a missing lock view are.
+                if (readWaits) {
+                    try {
+                        resolve(waits());
+                    } catch (SQLException e) {
+                        if (ends(e)) {
+                            return;
+                        }
+                        readWaits = !cannotRead(e);
+                    }
+                }
+                try {
+                    stuckStatements();
+                } catch (SQLException e) {
+                    if (ends(e)) {
+                        return;
+                    }
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** True when {@code e} ends the watch: a stop, or the connection lost (the workers report that). */
+    private boolean ends(SQLException e) {
+        if (stop.requested()) {
+            return true;
+        }
+        if (ErrorClassifier.classify(e, Side.TARGET).action() == Classification.Action.RECONNECT) {
+            log.info("stopped watching the target's lock waits: the connection was lost ({})", Messages.withCode(e));
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * True (with a warning) when the lock views cannot be read at all: a privilege missing, or no such
+     * view (MySQL 5.7 has no {@code performance_schema.data_lock_waits}); the check of stuck statements
+     * goes on. Otherwise a one-off failure, logged at debug, and the next poll tries again.
+     */
+    private boolean cannotRead(SQLException e) {
+        Classification c = ErrorClassifier.classify(e, Side.TARGET);
+        if (c.exitCode() == io.binlogapplier.ExitCode.TARGET_PRIVILEGE) {
+            log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
+                + " only by innodb_lock_wait_timeout; GRANT " + (query.equals(MARIADB_WAITS) ? "PROCESS ON *.*"
+                : "SELECT ON performance_schema.*") + " to the target user to detect them at once",
+                Messages.withCode(e));
+            return true;
+        }
+        if (io.binlogapplier.errors.VendorCode.ER_NO_SUCH_TABLE.is(e)) {
+            log.warn("cannot watch the target's lock waits ({}): conflicts that keys cannot show are then resolved"
+                + " only by innodb_lock_wait_timeout (or a statement stuck for long)", Messages.withCode(e));
+            return true;
+        }
+        log.debug("reading the target's lock waits failed once ({}); trying again at the next poll",
+            Messages.withCode(e));
+        return false;
     }
 
     /**
