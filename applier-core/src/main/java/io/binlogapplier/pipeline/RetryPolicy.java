@@ -147,8 +147,15 @@ final class RetryPolicy {
         SqlError s = (SqlError) f;
         SQLException e = s.error();
         if (s.binlogUnknownError()) {
-            return u.redoneAsSql() ? new Fail(TargetErrors.binlogUnknown(u.id(), u.lastPart(), e), null)
-                : new RedoAsSql(null);
+            if (!u.redoneAsSql()) {
+                return new RedoAsSql(null);
+            }
+            ApplierException unknown = TargetErrors.binlogUnknown(u.id(), u.lastPart(), e);
+            // Redone as SQL and still a BINLOG failure: the rows of tables with triggers on the target go as
+            // BINLOG statements in the SQL redo too. MariaDB reports a duplicate key there as this error, which
+            // an earlier unit still in flight may explain: once after the earlier units, as for a conflict.
+            return orderingMayExplain(u) ? bounded(u, new Retry("a BINLOG statement failed while earlier units were"
+                + " in flight", "data_conflict_in_flight", null, unknown)) : new Fail(unknown, null);
         }
         switch (s.classification().action()) {
             case FATAL:
@@ -175,8 +182,12 @@ final class RetryPolicy {
 
     /** A data conflict is only real once the unit has run with every earlier unit committed. */
     private static boolean orderingMayExplain(Unit u, ApplierException e) {
-        return e.exitCode() == ExitCode.TARGET_DATA_CONFLICT && !u.barrier() && !u.startedAlone()
-            && !u.serialRetried();
+        return e.exitCode() == ExitCode.TARGET_DATA_CONFLICT && orderingMayExplain(u);
+    }
+
+    /** The unit ran beside earlier units and has not yet been applied after them. */
+    private static boolean orderingMayExplain(Unit u) {
+        return !u.barrier() && !u.startedAlone() && !u.serialRetried();
     }
 
     /** A data conflict of a unit whose parts are kept, that row by row, as SQL, can tell which row. */

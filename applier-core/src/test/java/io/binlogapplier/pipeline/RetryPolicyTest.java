@@ -150,7 +150,7 @@ class RetryPolicyTest {
     void aBinlogUnknownErrorRedoneAsSqlAlreadyFailsNearTheLastPart() {
         SqlError unknown = binlogUnknownError();
 
-        Fail fail = (Fail) policy.next(unit().spanning().redoneAsSql().build(), unknown);
+        Fail fail = (Fail) policy.next(unit().startedAlone().spanning().redoneAsSql().build(), unknown);
 
         assertThat(fail.error().exitCode()).isEqualTo(ExitCode.TARGET_STATEMENT_FAILED);
         assertThat(fail.error().getMessage()).isEqualTo("the target could not apply a row event of unit 7 (error"
@@ -160,9 +160,25 @@ class RetryPolicyTest {
         assertThat(fail.error().getCause()).isSameAs(unknown.error());
     }
 
+    /**
+     * A trigger table's rows go as BINLOG statements in the SQL redo too, so the redo can fail the same
+     * way; a unit that ran beside earlier ones is then applied once more after them, as for a data
+     * conflict, before the error stops the applier (it failed at once).
+     */
+    @Test
+    void aBinlogUnknownErrorAgainAfterTheSqlRedoIsRetriedOnceAfterTheEarlierUnits() {
+        Next next = policy.next(unit().spanning().redoneAsSql().build(), binlogUnknownError());
+
+        assertThat(next).isInstanceOf(Retry.class);
+        assertThat(((Retry) next).reason()).isEqualTo("data_conflict_in_flight");
+        assertThat(policy.next(unit().spanning().redoneAsSql().serialRetried().build(), binlogUnknownError()))
+            .isInstanceOf(Fail.class);
+    }
+
     @Test
     void aBinlogUnknownErrorOfAUnitWithoutKeptPartsNamesNoPart() {
-        Fail fail = (Fail) policy.next(unit().spanning().redoneAsSql().noParts().build(), binlogUnknownError());
+        Fail fail = (Fail) policy.next(unit().serialRetried().spanning().redoneAsSql().noParts().build(),
+            binlogUnknownError());
 
         assertThat(fail.error().getMessage()).contains("BINLOG_BASE64_EVENT): read the target's error log");
     }
