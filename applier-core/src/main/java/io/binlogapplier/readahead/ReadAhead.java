@@ -220,14 +220,30 @@ public final class ReadAhead implements AutoCloseable {
 
     private void run(int n) {
         Reader r = new Reader(n);
+        boolean warned = false;
         try {
-            r.loop();
+            while (!stopped) {
+                try {
+                    r.loop();
+                    return;
+                } catch (RuntimeException e) {
+                    // A failure with one batch (a value it could not bind, a row it could not read) drops that
+                    // batch, not the reader for the rest of the run; warned once, then at debug.
+                    if (stopped) {
+                        return;
+                    }
+                    if (warned) {
+                        log.debug("read-ahead {}: {}; going on", n, e.toString());
+                    } else {
+                        log.warn("read-ahead {}: {}; that batch is dropped, read-ahead goes on", n, e.toString());
+                        warned = true;
+                    }
+                    r.dropBatch();
+                    Thread.sleep(1_000);
+                }
+            }
         } catch (InterruptedException e) {
             // stopped
-        } catch (RuntimeException e) {
-            if (!stopped) {
-                log.warn("read-ahead {} stopped: {}", n, e.toString());
-            }
         } finally {
             r.closeConnection();
         }
@@ -254,6 +270,11 @@ public final class ReadAhead implements AutoCloseable {
 
         Reader(int slot) {
             this.slot = slot;
+        }
+
+        void dropBatch() {
+            batch = new ProbeSet();
+            batchRows = 0;
         }
 
         void loop() throws InterruptedException {
