@@ -357,7 +357,8 @@ public final class Applier {
                             + " back, the next start resumes from the position saved on the target", e.getMessage());
                         return new Outcome(p.lowWater(), transactions, rows, units, elapsed(started), false);
                     }
-                    targetLosses.pipelineLost(done[0] > 0, millisSince(pipelineStarted));
+                    targetLosses.pipelineEnded(done[0] > 0, millisSince(pipelineStarted));
+                    sourceLosses.pipelineEnded(done[0] > 0, millisSince(pipelineStarted));
                     Optional<StateStore.Saved> back = reconnectTarget(pool, state, e, p.workerConnectionIds(),
                         targetLosses);
                     if (back.isEmpty()) {
@@ -375,7 +376,8 @@ public final class Applier {
                 }
                 metrics.error("source_lost");
                 ReconnectLimit limit = config.source().reconnectAttempts();
-                sourceLosses.pipelineLost(result.transactions() > 0, millisSince(pipelineStarted));
+                sourceLosses.pipelineEnded(result.transactions() > 0, millisSince(pipelineStarted));
+                targetLosses.pipelineEnded(result.transactions() > 0, millisSince(pipelineStarted));
                 int losses = sourceLosses.nextAttempt();
                 if (limit.exhaustedAfter(losses)) {
                     throw new ApplierException(ExitCode.SOURCE_UNREACHABLE, result.sourceLoss().getMessage()
@@ -495,6 +497,10 @@ public final class Applier {
         return ErrorClassifier.classify(e, Side.TARGET).action() == Classification.Action.RECONNECT;
     }
 
+    private static long millisSince(long nanoTime) {
+        return (System.nanoTime() - nanoTime) / 1_000_000;
+    }
+
     /**
      * The wait before reconnect {@code attempt} (1, 2 …): 0.5, 1, then 2 s for as long as it
      * takes, so a server that is back is found within about 2 s (plus a connect attempt under way),
@@ -502,10 +508,6 @@ public final class Applier {
      * saving (a native replica waits 60 s: master_connect_retry). With a 4 s cap, partitions healed
      * in OutageIT resumed 5.8-5.9 s later.
      */
-    private static long millisSince(long nanoTime) {
-        return (System.nanoTime() - nanoTime) / 1_000_000;
-    }
-
     static long backoffMillis(int attempt) {
         return 500L << Math.min(2, Math.max(0, attempt - 1));
     }

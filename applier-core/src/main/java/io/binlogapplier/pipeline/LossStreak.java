@@ -15,12 +15,12 @@ final class LossStreak {
     private int attempts;
 
     /**
-     * A pipeline ended by losing the server.
+     * A pipeline ended (by losing this server, or the other side): one that got somewhere ends the streak.
      *
      * @param committed it committed at least one transaction
      * @param ranMillis how long it ran
      */
-    void pipelineLost(boolean committed, long ranMillis) {
+    void pipelineEnded(boolean committed, long ranMillis) {
         if (committed || ranMillis >= SETTLED_MILLIS) {
             attempts = 0;
         }

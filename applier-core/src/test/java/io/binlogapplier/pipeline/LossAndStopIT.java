@@ -38,18 +38,7 @@ class LossAndStopIT {
     @Test
     void sessionsKilledBeforeAnyCommitUseTheTargetsReconnectAttemptsUp() throws Exception {
         String db = "streak";
-        for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
-            m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
-                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB",
-                "INSERT INTO " + db + ".t VALUES (1, 0)");
-        }
-        SERVERS.target().execute("CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY 'app'",
-            "GRANT ALL ON *.* TO 'app'@'%'");
-        String start = TestApplier.currentPosition(SERVERS.source());
-        SERVERS.source().execute("UPDATE " + db + ".t SET v = 1 WHERE id = 1");
-        ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
-            null).replace("  user: root\n  password: \"\"\n", "  user: app\n  password: app\n  reconnect_attempts: 2\n"),
-            "test", db);
+        ApplierConfig cfg = oneUpdateAsApp(db, "  reconnect_attempts: 2\n").config();
         AtomicBoolean killing = new AtomicBoolean(true);
         AtomicInteger killed = new AtomicInteger();
         try (Connection lock = SERVERS.target().connect(); Statement holder = lock.createStatement()) {
@@ -88,17 +77,9 @@ class LossAndStopIT {
     @Test
     void aStopRequestedBeforeTheTargetIsLostEndsTheRunCleanly() throws Exception {
         String db = "stop_lost";
-        for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
-            m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
-                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB",
-                "INSERT INTO " + db + ".t VALUES (1, 0)");
-        }
-        SERVERS.target().execute("CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY 'app'",
-            "GRANT ALL ON *.* TO 'app'@'%'");
-        String start = TestApplier.currentPosition(SERVERS.source());
-        SERVERS.source().execute("UPDATE " + db + ".t SET v = 1 WHERE id = 1");
-        ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1,
-            null).replace("  user: root\n  password: \"\"\n", "  user: app\n  password: app\n"), "test", db);
+        Setup setup = oneUpdateAsApp(db, "");
+        ApplierConfig cfg = setup.config();
+        String start = setup.start();
         try (Connection lock = SERVERS.target().connect(); Statement holder = lock.createStatement()) {
             lock.setAutoCommit(false);
             holder.executeQuery("SELECT * FROM " + db + ".t WHERE id = 1 FOR UPDATE").close();
@@ -152,6 +133,30 @@ class LossAndStopIT {
             assertThat(applier.failure.get()).as("a stop, not exit 10").isNull();
             assertThat(applier.status.state()).isEqualTo(ApplierStatus.State.STOPPED);
         }
+    }
+
+    /** A stream's configuration and the source position it starts at. */
+    private record Setup(ApplierConfig config, String start) {
+    }
+
+    /**
+     * Schema {@code db} with row (1, 0) on both servers, one source UPDATE of it to apply, and a
+     * configuration that applies it as target user 'app' (whose sessions the tests kill), with
+     * {@code targetExtra} appended to the target section.
+     */
+    private static Setup oneUpdateAsApp(String db, String targetExtra) {
+        for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
+            m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
+                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB",
+                "INSERT INTO " + db + ".t VALUES (1, 0)");
+        }
+        SERVERS.target().execute("CREATE USER IF NOT EXISTS 'app'@'%' IDENTIFIED BY 'app'",
+            "GRANT ALL ON *.* TO 'app'@'%'");
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("UPDATE " + db + ".t SET v = 1 WHERE id = 1");
+        return new Setup(new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "conservative", 1, null)
+            .replace("  user: root\n  password: \"\"\n", "  user: app\n  password: app\n" + targetExtra), "test", db),
+            start);
     }
 
     /** Waits until a transaction on the target waits for a row lock; fails when {@code ended} first. */

@@ -9,24 +9,24 @@ class LossStreakTest {
     @Test
     void pipelinesThatLoseTheServerAtOnceWithoutCommittingContinueTheStreak() {
         LossStreak s = new LossStreak();
-        s.pipelineLost(false, 200);
+        s.pipelineEnded(false, 200);
         assertThat(s.nextAttempt()).isEqualTo(1);
         assertThat(s.nextAttempt()).as("a failed reconnect of the same outage").isEqualTo(2);
-        s.pipelineLost(false, 300);
+        s.pipelineEnded(false, 300);
         assertThat(s.nextAttempt()).as("back, then lost again before any commit").isEqualTo(3);
     }
 
     @Test
     void aCommitOrASettledPipelineStartsANewStreak() {
         LossStreak s = new LossStreak();
-        s.pipelineLost(false, 10);
+        s.pipelineEnded(false, 10);
         s.nextAttempt();
         s.nextAttempt();
-        s.pipelineLost(true, 10);
+        s.pipelineEnded(true, 10);
         assertThat(s.nextAttempt()).as("it committed").isEqualTo(1);
-        s.pipelineLost(false, LossStreak.SETTLED_MILLIS - 1);
+        s.pipelineEnded(false, LossStreak.SETTLED_MILLIS - 1);
         assertThat(s.nextAttempt()).isEqualTo(2);
-        s.pipelineLost(false, LossStreak.SETTLED_MILLIS);
+        s.pipelineEnded(false, LossStreak.SETTLED_MILLIS);
         assertThat(s.nextAttempt()).as("an idle source kept for a minute: a new outage").isEqualTo(1);
     }
 }
