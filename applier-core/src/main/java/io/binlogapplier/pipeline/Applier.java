@@ -156,7 +156,11 @@ public final class Applier {
             try {
                 return applyHoldingTheLock(until, started, pool, state);
             } catch (RuntimeException e) {
-                recordError(pool, state, ApplierException.of(e));
+                ApplierException failure = ApplierException.of(e);
+                if (!targetLost(failure)) {
+                    putBackWhatACrashLeft(pool);
+                }
+                recordError(pool, state, failure);
                 throw e;
             } finally {
                 liveness.close();
@@ -166,6 +170,28 @@ public final class Applier {
                 }
             }
         }
+    }
+
+    /**
+     * A run that fails puts back the flush settings a crashed run of this applier left relaxed (its saved
+     * row), as its clean stop would have: a failure at start comes before the run's own durability does
+     * (exit 12, 27, 33 …), and a target left relaxed until some later start succeeds (after a handback,
+     * never) is what the saved row exists to prevent. The stream's lock is held here, so no other run of
+     * this applier holds them; when the run itself relaxed them, its own stop has already put them back.
+     */
+    private void putBackWhatACrashLeft(TargetPool pool) {
+        new Durability(config.durability(), config.target().stateSchema(), config.name(), pool::get,
+            new Durability.Listener() {
+                @Override
+                public void relaxed(boolean relaxed) {
+                    status.flushRelaxed(relaxed);
+                }
+
+                @Override
+                public void warning(String message) {
+                    status.warning(message);
+                }
+            }).end();
     }
 
     /**

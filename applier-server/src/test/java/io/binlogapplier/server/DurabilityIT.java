@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -105,6 +106,18 @@ class DurabilityIT {
 
         try (CliRun run = CliRun.start("run", "--config", cfg.toString())) {
             await("relaxed again", run, 60, () -> RELAXED.equals(globals()) && STRICT.equals(saved("kill")));
+            run.kill();
+        }
+        // A start that fails before its own durability (here the source refuses connections: exit 10) puts
+        // back what the crashed run left: no later start may come (after a handback, none does).
+        Path noSource = Configs.write(Files.readString(cfg).replace("port: " + SERVERS.source().port(), "port: 1"));
+        CliRun.Result failed = CliRun.run(60, "run", "--config", noSource.toString(), "--until", "current");
+        assertThat(failed.exitCode()).as(failed.output()).isEqualTo(10);
+        assertThat(globals()).as("put back by a start that failed").isEqualTo(STRICT);
+        assertThat(saved("kill")).isNull();
+
+        try (CliRun run = CliRun.start("run", "--config", cfg.toString())) {
+            await("relaxed once more", run, 60, () -> RELAXED.equals(globals()) && STRICT.equals(saved("kill")));
             run.kill();
         }
         Path unchanged = Configs.write(TestApplier.yaml(SERVERS.servers(), "kill", start, "conservative", 1,
