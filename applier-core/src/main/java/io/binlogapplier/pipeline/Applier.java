@@ -180,7 +180,12 @@ public final class Applier {
      * this applier holds them; when the run itself relaxed them, its own stop has already put them back.
      */
     private void putBackWhatACrashLeft(TargetPool pool) {
-        new Durability(config.durability(), config.target().stateSchema(), config.name(), pool::get,
+        durability(pool).end();
+    }
+
+    /** This run's handle on the target's flush settings, reporting to the status and the metrics. */
+    private Durability durability(TargetPool pool) {
+        return new Durability(config.durability(), config.target().stateSchema(), config.name(), pool::get,
             new Durability.Listener() {
                 @Override
                 public void relaxed(boolean relaxed) {
@@ -190,8 +195,9 @@ public final class Applier {
                 @Override
                 public void warning(String message) {
                     status.warning(message);
+                    metrics.error("flush_settings");
                 }
-            }).end();
+            });
     }
 
     /**
@@ -300,19 +306,7 @@ public final class Applier {
             } catch (SQLException e) {
                 throw TargetErrors.connect(e);
             }
-            Durability durability = new Durability(config.durability(), config.target().stateSchema(), config.name(),
-                pool::get, new Durability.Listener() {
-                    @Override
-                    public void relaxed(boolean relaxed) {
-                        status.flushRelaxed(relaxed);
-                    }
-
-                    @Override
-                    public void warning(String message) {
-                        status.warning(message);
-                        metrics.error("flush_settings");
-                    }
-                });
+            Durability durability = durability(pool);
             if (untilAt != null && saved.position().coordinates().atOrAfter(untilAt)) {
                 log.info("already at {}: nothing to apply up to {}", saved.position(), untilAt);
                 durability.end(); // settings a crashed run left relaxed
