@@ -103,6 +103,15 @@ public final class ReplicationFilter {
         return true;
     }
 
+    /**
+     * Whether some table of the source schema may be left out while the schema itself is applied: an
+     * include list that names only some of its tables, or an exclude pattern in it.
+     */
+    public boolean mayLeaveOutTablesOf(String schema) {
+        boolean whole = include.isEmpty() || include.stream().anyMatch(p -> p.everyTable() && p.matchesSchema(schema));
+        return !whole || exclude.stream().anyMatch(p -> p.matchesSchema(schema));
+    }
+
     /** Whether filter.rename names this source schema. */
     public boolean renamed(String schema) {
         return rename.containsKey(schema.toLowerCase(Locale.ROOT));

@@ -261,6 +261,31 @@ class StatementFilterTest {
         }
     }
 
+    /**
+     * A trigger is created by its table's rule and dropped by its schema's: with a table rule in the
+     * schema, the drop may name a trigger the target never got, so it goes as DROP TRIGGER IF EXISTS (it
+     * failed with 1360 and stopped the applier). A schema applied whole keeps the plain drop.
+     */
+    @Test
+    void aDropTriggerInASchemaWithTableRulesGoesAsIfExists() {
+        StatementFilter tableRule = stage(List.of("shop.orders"), List.of(), Map.of("shop", "shop_replica"));
+        StatementFilter wholeSchema = stage(List.of("shop.*"), List.of(), Map.of());
+
+        run(tableRule, transaction(statement("shop", "DROP TRIGGER trg".getBytes(StandardCharsets.UTF_8), null,
+            UTF8MB4)));
+        run(tableRule, transaction(statement("other", "drop trigger shop.trg".getBytes(StandardCharsets.UTF_8), null,
+            UTF8MB4)));
+        run(tableRule, transaction(statement("shop", "DROP TRIGGER IF EXISTS trg".getBytes(StandardCharsets.UTF_8),
+            null, UTF8MB4)));
+        run(wholeSchema, transaction(statement("shop", "DROP TRIGGER trg".getBytes(StandardCharsets.UTF_8), null,
+            UTF8MB4)));
+
+        assertThat(sql(out.get(0))).isEqualTo("DROP TRIGGER IF EXISTS trg");
+        assertThat(sql(out.get(1))).isEqualTo("drop trigger IF EXISTS `shop_replica`.trg");
+        assertThat(sql(out.get(2))).isEqualTo("DROP TRIGGER IF EXISTS trg");
+        assertThat(sql(out.get(3))).isEqualTo("DROP TRIGGER trg");
+    }
+
     private static String sql(Transaction t) {
         return new String(((Change.Statement) t.changes().get(0)).sql(), StandardCharsets.UTF_8);
     }
