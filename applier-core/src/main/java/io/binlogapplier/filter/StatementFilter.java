@@ -88,8 +88,7 @@ public final class StatementFilter implements UnaryOperator<Transaction> {
 
     /** The statement as it is to be applied, or null when the filter skips it. */
     Change.Statement filter(Change.Statement s, Transaction where) {
-        if (StatementKind.of(new String(s.sql(), StandardCharsets.ISO_8859_1))
-            == StatementKind.SAVEPOINT) {
+        if (StatementKind.of(s.sql()) == StatementKind.SAVEPOINT) {
             // It names a savepoint of the transaction, not a table: skipping it by its default database lost
             // a ROLLBACK TO SAVEPOINT, and the rows the source rolled back committed (as a native replica,
             // which exempts these from its database rules).

@@ -377,8 +377,7 @@ public final class Applier {
                             + " back, the next start resumes from the position saved on the target", e.getMessage());
                         return new Outcome(p.lowWater(), transactions, rows, units, elapsed(started), false);
                     }
-                    targetLosses.pipelineEnded(done[0] > 0, millisSince(pipelineStarted));
-                    sourceLosses.pipelineEnded(done[0] > 0, millisSince(pipelineStarted));
+                    pipelineEnded(done[0] > 0, pipelineStarted, sourceLosses, targetLosses);
                     Optional<StateStore.Saved> back = reconnectTarget(pool, state, e, p.workerConnectionIds(),
                         targetLosses);
                     if (back.isEmpty()) {
@@ -396,8 +395,7 @@ public final class Applier {
                 }
                 metrics.error("source_lost");
                 ReconnectLimit limit = config.source().reconnectAttempts();
-                sourceLosses.pipelineEnded(result.transactions() > 0, millisSince(pipelineStarted));
-                targetLosses.pipelineEnded(result.transactions() > 0, millisSince(pipelineStarted));
+                pipelineEnded(result.transactions() > 0, pipelineStarted, sourceLosses, targetLosses);
                 int losses = sourceLosses.nextAttempt();
                 if (limit.exhaustedAfter(losses)) {
                     throw new ApplierException(ExitCode.SOURCE_UNREACHABLE, result.sourceLoss().getMessage()
@@ -517,8 +515,12 @@ public final class Applier {
         return ErrorClassifier.classify(e, Side.TARGET).action() == Classification.Action.RECONNECT;
     }
 
-    private static long millisSince(long nanoTime) {
-        return (System.nanoTime() - nanoTime) / 1_000_000;
+    /** A pipeline started at {@code startedNanos} ended, whichever server it lost: both streaks hear of it. */
+    private static void pipelineEnded(boolean committed, long startedNanos, LossStreak... streaks) {
+        long ranMillis = (System.nanoTime() - startedNanos) / 1_000_000;
+        for (LossStreak s : streaks) {
+            s.pipelineEnded(committed, ranMillis);
+        }
     }
 
     /**

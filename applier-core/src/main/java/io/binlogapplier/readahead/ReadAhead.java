@@ -472,12 +472,7 @@ public final class ReadAhead implements AutoCloseable {
             } catch (SQLException e) {
                 // Not kept: each later flush would take (and leak) another pool connection.
                 open.set(slot, null);
-                sources.connections().discard(c);
-                try {
-                    c.close();
-                } catch (SQLException ignored) {
-                    // cut already
-                }
+                cut(c);
                 throw e;
             }
             statements = new StatementCache<>(STATEMENTS_PER_CONNECTION, ReadAhead::closeQuietly);
@@ -504,12 +499,17 @@ public final class ReadAhead implements AutoCloseable {
                 }
                 c.close();
             } catch (SQLException e) {
-                sources.connections().discard(c);
-                try {
-                    c.close();
-                } catch (SQLException ignored) {
-                    // cut already
-                }
+                cut(c);
+            }
+        }
+
+        /** Drops {@code c} from the pool for good (it is not to be handed out again) and closes it. */
+        private void cut(Connection c) {
+            sources.connections().discard(c);
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // cut already
             }
         }
     }

@@ -23,6 +23,15 @@ public enum StatementKind {
     /** Everything else (CREATE, ALTER, DROP, RENAME, TRUNCATE, GRANT …): commits implicitly. */
     DDL;
 
+    /**
+     * The kind of a statement's text, read from its first 256 bytes as the assembler reads a query event
+     * ({@code BinlogEvent.Query.sqlForClassification}): the words that decide it come first, and a
+     * statement may be megabytes long.
+     */
+    public static StatementKind of(byte[] sql) {
+        return of(new String(sql, 0, Math.min(sql.length, 256), java.nio.charset.StandardCharsets.ISO_8859_1));
+    }
+
     public static StatementKind of(String sql) {
         String s = stripLeadingComments(sql).toUpperCase(Locale.ROOT);
         String first = word(s, 0);
