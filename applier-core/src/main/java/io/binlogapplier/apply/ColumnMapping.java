@@ -46,6 +46,28 @@ public final class ColumnMapping {
         return result;
     }
 
+    /**
+     * True when the source's columns are the target's first ones in the same order, as far as the
+     * binlog tells: it names them ({@code binlog_row_metadata=FULL}) or not (then position is all
+     * there is, as for a native replica). Pure.
+     */
+    public static boolean positional(TableMap map, TableSchema target) {
+        List<String> names = map.columnNames();
+        if (names == null) {
+            return true;
+        }
+        List<ColumnInfo> cols = target.columns();
+        if (names.size() > cols.size()) {
+            return false;
+        }
+        for (int i = 0; i < names.size(); i++) {
+            if (!names.get(i).equalsIgnoreCase(cols.get(i).name())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static ApplierException mismatch(TableSchema target, String what) {
         return new ApplierException(ExitCode.TARGET_SCHEMA_MISMATCH, "target table " + target + " " + what
             + ": make its definition match the source's (SHOW CREATE TABLE on both), then restart");

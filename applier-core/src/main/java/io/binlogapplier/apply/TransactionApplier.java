@@ -1,5 +1,8 @@
 package io.binlogapplier.apply;
 
+import io.binlogapplier.ApplierException;
+import io.binlogapplier.ExitCode;
+
 import io.binlogapplier.config.ApplyMethod;
 import io.binlogapplier.errors.VendorCode;
 import io.binlogapplier.transaction.Change;
@@ -107,7 +110,8 @@ public final class TransactionApplier implements AutoCloseable {
                 // would apply them twice; rows applied through a BINLOG statement fire no trigger (as with the
                 // native replica).
                 if (!replay && r.body() != null && part.head().format() != null
-                    && (binlogMethod && !sqlOnly || table.hasTriggers() || mysqlTarget && opaqueJson(r))) {
+                    && (binlogMethod && !sqlOnly || table.hasTriggers() || mysqlTarget && opaqueJson(r))
+                    && inTargetOrder(r, table, where)) {
                     // Row statements written before it go first where their order can matter (see below).
                     rows.sendFor(table, table.linkedByForeignKeys());
                     inBinlog.add(table);
@@ -149,6 +153,27 @@ public final class TransactionApplier implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * True when a BINLOG statement of these rows would put each value in its own column: the target
+     * applies a BINLOG statement's row images by position, so a binlog that names the columns
+     * ({@code binlog_row_metadata=FULL}) in another order than the target's would swap values. Such rows
+     * go as SQL, which matches columns by name; a table whose rows cannot (triggers on the target, which
+     * SQL would fire; JSON that SQL would retype on MySQL) stops the applier.
+     */
+    private boolean inTargetOrder(Change.Rows r, TableSchema table, String where) {
+        if (ColumnMapping.positional(r.table(), table)) {
+            return true;
+        }
+        if (table.hasTriggers() || mysqlTarget && opaqueJson(r)) {
+            throw new ApplierException(ExitCode.TARGET_SCHEMA_MISMATCH, "target table " + table + " orders its"
+                + " columns differently from the source (" + r.table().columnNames() + ") and "
+                + (table.hasTriggers() ? "has triggers" : "holds JSON") + ", so its rows (" + where + ") can go"
+                + " neither as BINLOG statements (applied by column position) nor as SQL: order its columns as on"
+                + " the source (SHOW CREATE TABLE on both), then restart");
+        }
+        return false;
     }
 
     private void flushBinlog() throws SQLException {
