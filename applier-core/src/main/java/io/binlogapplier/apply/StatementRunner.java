@@ -70,9 +70,9 @@ final class StatementRunner {
      * Puts the session back after a statement. When the statement itself failed, a failure here (the
      * connection is gone, say) must not replace its error, which says what happened.
      */
-    private void restoreSession(Statement st, Throwable failed) throws SQLException {
+    private void restoreSession(Statement st, Change.Statement s, Throwable failed) throws SQLException {
         try {
-            st.execute(sessionInit);
+            st.execute(s.implicitCommit() ? sessionInit + ", autocommit=0" : sessionInit);
         } catch (SQLException e) {
             if (failed == null) {
                 throw e;
@@ -121,7 +121,7 @@ final class StatementRunner {
                 if (s.implicitCommit()) {
                     database = null; // a DROP DATABASE may have removed the default database
                 }
-                restoreSession(st, failed);
+                restoreSession(st, s, failed);
             }
         }
     }
@@ -208,6 +208,13 @@ final class StatementRunner {
         if (s.randSeeds() != null) {
             sets.add("rand_seed1=" + Long.toUnsignedString(s.randSeeds()[0]));
             sets.add("rand_seed2=" + Long.toUnsignedString(s.randSeeds()[1]));
+        }
+        if (s.implicitCommit()) {
+            // As the native replica runs DDL: outside a transaction. ALTER TABLE … EXCHANGE PARTITION checks the
+            // exchanged table's rows in a transaction of its own, and with autocommit off it waited for a lock
+            // its own session held until innodb_lock_wait_timeout (1205). The statement commits what is open
+            // anyway; restoreSession turns autocommit off again.
+            sets.add("autocommit=1");
         }
         return "SET SESSION " + String.join(", ", sets);
     }
