@@ -18,6 +18,7 @@ import io.binlogapplier.errors.Side;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.SourcePosition;
+import io.binlogapplier.position.DdlWitness;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.status.Liveness;
 import io.binlogapplier.status.NativeSqlThread;
@@ -271,6 +272,7 @@ public final class Applier {
                 }
                 status.applyMethod(method);
                 state.ensureTable(control);
+                new DdlWitness(state.schema(), state.stream()).ensureTable(control);
                 charsets = CharsetResolver.load(control);
                 Optional<StateStore.Saved> existing = state.load(control);
                 BinlogCoordinates sourceEnd = until instanceof Until.Current ? source.currentPosition()

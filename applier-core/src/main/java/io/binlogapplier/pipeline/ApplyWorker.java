@@ -8,6 +8,7 @@ import io.binlogapplier.apply.CharsetResolver;
 import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.apply.TransactionApplier;
 import io.binlogapplier.config.ApplyMethod;
+import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.schedule.Decision;
 import io.binlogapplier.transaction.Transaction;
@@ -64,7 +65,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                          StateStore state, CommitSequencer sequencer, FailureLatch failure, Publisher publisher,
                          int retries, PipelineMetrics metrics, ApplyOptions options, WorkerState[] workers,
                          Faults faults, boolean connectWhenUsed, IntSupplier activeWorkers,
-                         long restingParkNanos) {
+                         long restingParkNanos, BinlogCoordinates pendingRan) {
     }
 
     /**
@@ -281,7 +282,10 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     private void applyBarrierPart(Decision d, Transaction t) throws SQLException {
         state.applying = t.head().sequence();
         try {
-            applier.apply(t, unit.replay());
+            // a DDL that ran before the last run ended (DdlWitness) is not run again: only the position moves
+            if (!(unit.replay() && t.head().start().equals(ctx.pendingRan()))) {
+                applier.apply(t, unit.replay());
+            }
             if (d.unitEnd()) {
                 applier.flush();
             }

@@ -20,6 +20,7 @@ import io.binlogapplier.filter.StatementFilter;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.GtidTracker;
+import io.binlogapplier.position.DdlWitness;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.readahead.ReadAhead;
@@ -112,6 +113,35 @@ public final class Pipeline {
     }
 
     /**
+     * The pending unit (a DDL the last run marked and did not see through) when the target's dictionary
+     * proves that it ran ({@link DdlWitness}); null when there is none, or it may not have run (then its
+     * replay runs it again, skipping "already there" errors).
+     */
+    private BinlogCoordinates pendingThatRan(StateStore.Saved saved, Connection c) {
+        if (saved.pending() == null) {
+            return null;
+        }
+        BinlogCoordinates at = saved.pending().coordinates();
+        try {
+            boolean ran = new DdlWitness(state.schema(), state.stream()).ran(c, at);
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+            if (ran) {
+                log.info("the DDL at {} ran before the last run ended (the target's InnoDB dictionary has changed since"
+                    + " it was marked pending): it is not run again", at);
+                return at;
+            }
+            return null;
+        } catch (SQLException e) {
+            // a lost target shows at the next statement; here the replay simply runs it again, as without a record
+            log.warn("cannot read the record of the target's dictionary before the DDL at {} ({}): it is run again",
+                at, e.getMessage());
+            return null;
+        }
+    }
+
+    /**
      * Streams from {@code saved} until {@code until} (null: forever) or a stop.
      *
      * @throws ApplierException on the first fatal error; nothing after the low-water mark committed
@@ -154,6 +184,7 @@ public final class Pipeline {
         } catch (SQLException e) {
             throw TargetErrors.connect(e);
         }
+        BinlogCoordinates pendingRan = pendingThatRan(saved, schedulerConnection);
         UnitBounds bounds = new UnitBounds(config.apply().unitMaxTransactions(),
             config.apply().unitMaxTransactionsAlone(), config.apply().unitMaxBytes(),
             config.apply().unitMaxDelay().toNanos());
@@ -183,7 +214,8 @@ public final class Pipeline {
         ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
             failure, pub, config.apply().retries(), metrics, new ApplyOptions(config.apply().method(),
             config.apply().netEffect(), config.apply().leanBeforeImages(), config.apply().leanAfterImages()),
-            states, faults, governor != null, active, ApplyWorker.restingParkNanos(config.apply().ringEntries()));
+            states, faults, governor != null, active, ApplyWorker.restingParkNanos(config.apply().ringEntries()),
+            pendingRan);
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);

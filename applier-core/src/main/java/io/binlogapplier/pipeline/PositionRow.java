@@ -2,9 +2,13 @@ package io.binlogapplier.pipeline;
 
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
+import io.binlogapplier.position.DdlWitness;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
+import io.binlogapplier.transaction.Change;
 import io.binlogapplier.transaction.Transaction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,12 +21,17 @@ import java.sql.SQLException;
  * thread only.
  */
 final class PositionRow {
+    private static final Logger log = LoggerFactory.getLogger(PositionRow.class);
     private final StateStore store;
     private final PreparedStatement advance;
     private final PreparedStatement pending;
+    private final Connection connection;
+    private final DdlWitness witness;
 
     PositionRow(Connection connection, StateStore store) throws SQLException {
         this.store = store;
+        this.connection = connection;
+        this.witness = new DdlWitness(store.schema(), store.stream());
         this.advance = connection.prepareStatement(store.advanceSql());
         this.pending = connection.prepareStatement(store.pendingSql());
     }
@@ -36,6 +45,22 @@ final class PositionRow {
         store.bindPending(pending, new SourcePosition(first.head().start(),
             first.head().gtid() == null ? "" : first.head().gtid().toString(), SourcePosition.ResumeBy.FILE));
         updateOne(pending);
+        if (hasDdl(first) && !witness.record(connection, first.head().start()) && WARNED.compareAndSet(false, true)) {
+            log.warn("cannot read the target's InnoDB dictionary (information_schema.INNODB_SYS_TABLES: GRANT PROCESS"
+                + " ON *.* to the target user): after a crash between a DDL and the position update the DDL is run"
+                + " again, which undoes a RENAME TABLE swap or an EXCHANGE PARTITION");
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private static boolean hasDdl(Transaction t) {
+        for (Change c : t.changes()) {
+            if (c instanceof Change.Statement s && s.implicitCommit()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Moves the position to {@code after}, in the unit's own transaction; clears pending. */
