@@ -33,6 +33,15 @@ public final class TableSchemaCache {
         return tables.get(new Name(schema, table));
     }
 
+    /** The schemas of the tables loaded now, each once. */
+    public java.util.List<String> schemas() {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        for (Name n : tables.keySet()) {
+            names.add(n.schema());
+        }
+        return java.util.List.copyOf(names);
+    }
+
     /** Forget everything: called once a DDL has run on the target (before any later unit starts). */
     public void invalidateAll() {
         tables.clear();

@@ -240,6 +240,7 @@ public final class Pipeline {
         workerStates = states;
         ConflictMonitor conflicts = null;
         TargetWatch watch = null;
+        SchemaWatch schemaWatch = null;
         try {
             if (workers > 1) {
                 conflicts = new ConflictMonitor(name, target.get(), states, seq, metrics);
@@ -250,6 +251,8 @@ public final class Pipeline {
             }
             watch = new TargetWatch(name, config.target().address(), target.get(), failure);
             watch.start();
+            schemaWatch = new SchemaWatch(name, target.get(), schemas, metrics::targetDefinitionsChanged);
+            schemaWatch.start();
         } catch (SQLException e) {
             // The ring runs already: fail through the latch, so the path below stops it.
             failure.fail(TargetErrors.connect(e));
@@ -361,6 +364,9 @@ public final class Pipeline {
             }
             if (watch != null) {
                 watch.close();
+            }
+            if (schemaWatch != null) {
+                schemaWatch.close();
             }
             r.stop();
             r.join(5_000);

@@ -13,6 +13,10 @@ public interface PipelineMetrics {
     PipelineMetrics NONE = new PipelineMetrics() {
     };
 
+    /** DDL run on the target by someone else was seen: the table definitions are read again ({@link SchemaWatch}). */
+    default void targetDefinitionsChanged() {
+    }
+
     /** A stream (one connection to the source) starts; {@code probe} reads that pipeline's state on demand. */
     default void streamStarted(PipelineProbe probe) {
     }
@@ -110,6 +114,12 @@ public interface PipelineMetrics {
             return second;
         }
         return new PipelineMetrics() {
+            @Override
+            public void targetDefinitionsChanged() {
+                first.targetDefinitionsChanged();
+                second.targetDefinitionsChanged();
+            }
+
             @Override
             public void streamStarted(PipelineProbe probe) {
                 first.streamStarted(probe);

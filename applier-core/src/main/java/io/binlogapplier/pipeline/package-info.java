@@ -53,6 +53,8 @@
  *   <li><b>{@code applier-<name>-conflicts}</b> ({@code ConflictMonitor}, with more than one
  *       worker): owns a target connection; reads lock waits and makes a later unit that blocks an
  *       earlier one give way.</li>
+ *   <li><b>{@code applier-<name>-schema-watch}</b> ({@code SchemaWatch}): owns a target connection;
+ *       drops the cached table definitions when DDL run on the target by someone else is seen.</li>
  *   <li><b>{@code applier-<name>-source-end}</b> ({@code SourceEndPoller}): owns a source
  *       connection; reads where the source's binlog ends, for the lag.</li>
  *   <li><b>{@code applier-<name>-durability}</b> ({@link io.binlogapplier.durability.Durability}):

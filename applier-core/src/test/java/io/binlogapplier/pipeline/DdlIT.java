@@ -9,6 +9,7 @@ import io.binlogapplier.harness.MariaDb;
 import io.binlogapplier.harness.MariaDbServers;
 import io.binlogapplier.harness.TableComparison;
 import io.binlogapplier.harness.TestApplier;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -104,5 +105,85 @@ class DdlIT {
         TestApplier.runUntilCurrent(cfg);
 
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+    }
+
+    /**
+     * A trigger and a foreign key a DBA adds on the target while the applier runs (method sql). The
+     * applier knew the table definitions from before: without noticing, it applied the table's rows as
+     * statements that fired the new trigger, and a net effect turned an UPDATE of the new parent (two
+     * unique keys) into a DELETE that cascaded to the child's rows.
+     */
+    @Test
+    void triggersAndForeignKeysAddedOnTheTargetWhileRunningAreHeeded() throws Exception {
+        String db = "live";
+        for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
+            m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
+                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v INT, u INT, UNIQUE KEY (u))",
+                "CREATE TABLE " + db + ".audit (id INT AUTO_INCREMENT PRIMARY KEY, t_id INT)",
+                "CREATE TABLE " + db + ".par (id INT PRIMARY KEY, code INT NOT NULL UNIQUE, v INT)",
+                "CREATE TABLE " + db + ".kid (id INT PRIMARY KEY, pid INT, KEY (pid))",
+                "INSERT INTO " + db + ".t SELECT seq, seq, seq FROM " + db + ".seq_1_to_10",
+                "INSERT INTO " + db + ".par SELECT seq, seq, 0 FROM " + db + ".seq_1_to_5",
+                "INSERT INTO " + db + ".kid SELECT seq, seq FROM " + db + ".seq_1_to_5");
+        }
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("UPDATE " + db + ".t SET v = v + 1 WHERE id < 5", "UPDATE " + db + ".par SET v = 1");
+        String first = TestApplier.currentPosition(SERVERS.source());
+        ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "optimistic", 1,
+            null), "test", db);
+        java.util.concurrent.CountDownLatch seen = new java.util.concurrent.CountDownLatch(1);
+        Applier applier = new Applier(cfg, new PipelineMetrics() {
+            @Override
+            public void targetDefinitionsChanged() {
+                seen.countDown();
+            }
+        }, 30_000);
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread running = new Thread(() -> {
+            try {
+                applier.run(new Applier.Until.Forever());
+            } catch (Throwable e) {
+                failed.set(e);
+            }
+        });
+        running.start();
+        try {
+            awaitSaved(db, first);
+            SERVERS.target().execute("CREATE TRIGGER " + db + ".t_ai AFTER INSERT ON " + db + ".t FOR EACH ROW"
+                    + " INSERT INTO " + db + ".audit (t_id) VALUES (NEW.id)",
+                "CREATE TRIGGER " + db + ".t_bu BEFORE UPDATE ON " + db + ".t FOR EACH ROW SET NEW.v = NEW.v + 1000",
+                "ALTER TABLE " + db + ".kid ADD CONSTRAINT fk_par FOREIGN KEY (pid) REFERENCES " + db + ".par (id)"
+                    + " ON DELETE CASCADE");
+            assertThat(seen.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the DDL on the target was seen").isTrue();
+            SERVERS.source().execute("BEGIN", "INSERT INTO " + db + ".t VALUES (11, 11, 11)",
+                "UPDATE " + db + ".t SET v = v + 1 WHERE id < 5", "UPDATE " + db + ".t SET u = u + 100 WHERE id = 2",
+                "UPDATE " + db + ".par SET v = v + 1 WHERE id < 4", "COMMIT");
+            awaitSaved(db, TestApplier.currentPosition(SERVERS.source()));
+        } finally {
+            applier.requestStop();
+            running.join(60_000);
+        }
+        assertThat(failed.get()).isNull();
+        String rows = "SELECT GROUP_CONCAT(CONCAT_WS(',', id, v, u) ORDER BY id) FROM " + db + ".t";
+        assertThat(SERVERS.target().queryString(rows)).isEqualTo(SERVERS.source().queryString(rows));
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".audit")).as("trigger rows").isZero();
+        assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".kid")).as("child rows").isEqualTo(5);
+    }
+
+    private static void awaitSaved(String db, String position) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!position.equals(savedOrNull(db))) {
+            assertThat(System.nanoTime() - deadline).as("applied up to %s in time", position).isNegative();
+            Thread.sleep(50);
+        }
+    }
+
+    /** The saved position, or null before the applier made its state table. */
+    private static String savedOrNull(String db) {
+        try {
+            return TestApplier.savedPosition(SERVERS.target(), db);
+        } catch (IllegalStateException e) {
+            return null;
+        }
     }
 }
