@@ -200,7 +200,10 @@ public final class Durability implements AutoCloseable {
             if (io.binlogapplier.errors.ErrorClassifier.classify(e, io.binlogapplier.errors.Side.TARGET).action()
                 == io.binlogapplier.errors.Classification.Action.RECONNECT) {
                 // The target is out of reach for now: no reason to give up; tried again when it is back.
-                warn(cannot("relax", e) + ": applying with the target's own settings until it can be reached again");
+                // Settings this run already relaxed stay as they were (a read-only target refuses the bookkeeping,
+                // not the settings): say so rather than claim the target's own settings apply.
+                warn(cannot("relax", e) + (held ? ": they stay relaxed as they were, and are put back at stop"
+                    : ": applying with the target's own settings until it is back (reachable and writable)"));
                 return false;
             }
             gaveUp = true;

@@ -257,6 +257,12 @@ public final class ErrorClassifier {
         return side.name().toLowerCase(Locale.ROOT);
     }
 
+    /** The server refused a write because it is read-only (read_only, super_read_only, MariaDB's read-only mode). */
+    public static boolean readOnlyTarget(SQLException e) {
+        VendorCode v = VendorCode.of(e.getErrorCode());
+        return v == VendorCode.ER_READ_ONLY_MODE || v == VendorCode.ER_OPTION_PREVENTS_STATEMENT && readOnly(e.getMessage());
+    }
+
     /** ER_OPTION_PREVENTS_STATEMENT names the option: only --read-only (and --super-read-only) passes. */
     private static boolean readOnly(String message) {
         return message != null && message.toLowerCase(Locale.ROOT).contains("read-only");

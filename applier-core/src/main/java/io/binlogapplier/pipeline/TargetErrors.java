@@ -57,6 +57,12 @@ public final class TargetErrors {
         if (c.action() == Classification.Action.FATAL && e.getErrorCode() != 0) {
             return Messages.targetFailure(e, "connecting", "startup");
         }
+        if (ErrorClassifier.readOnlyTarget(e)) {
+            // reachable, but refusing writes: the fix is not the address
+            return new ApplierException(Side.TARGET.unreachable(), "the target is read-only ("
+                + Messages.firstLine(e.getMessage()) + "): SET GLOBAL read_only = OFF there (or grant the target user"
+                + " READ_ONLY ADMIN), then restart", t);
+        }
         return new ApplierException(Side.TARGET.unreachable(), "cannot reach the target ("
             + Messages.firstLine(e.getMessage()) + "): check target.host/target.port and that the server is running",
             t);

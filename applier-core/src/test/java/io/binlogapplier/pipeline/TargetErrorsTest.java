@@ -28,6 +28,16 @@ class TargetErrorsTest {
     }
 
     @Test
+    void aReadOnlyTargetIsReachableAndSaysSo() {
+        ApplierException e = TargetErrors.connect(new SQLException("The MariaDB server is running with the --read-only"
+            + " option so it cannot execute this statement", "HY000", 1290));
+        assertThat(e.exitCode()).isEqualTo(ExitCode.TARGET_UNREACHABLE);
+        assertThat(e.getMessage()).startsWith("the target is read-only (The MariaDB server is running with the"
+            + " --read-only option").endsWith("): SET GLOBAL read_only = OFF there (or grant the target user READ_ONLY"
+            + " ADMIN), then restart");
+    }
+
+    @Test
     void otherServerErrorsSayWhatFailed() {
         ApplierException e = TargetErrors.connect(new SQLException("Unknown database 'x'", "42000", 1049));
         assertThat(e.exitCode()).isEqualTo(ExitCode.TARGET_SCHEMA_MISMATCH);

@@ -90,6 +90,14 @@ final class ShutdownCoordinator {
             }
             try {
                 int code = exitCodeWithin(maxWaitMillis);
+                if (finished.getCount() > 0) {
+                    // the command's own deadline passed without a word (a statement the target holds back,
+                    // e.g. under FLUSH TABLES WITH READ LOCK): say why the process ends
+                    org.slf4j.LoggerFactory.getLogger(ShutdownCoordinator.class).error("the stop did not finish within"
+                        + " {} ms of SIGTERM (a statement still waits on the target: a lock, FLUSH TABLES WITH READ LOCK,"
+                        + " a full disk?): halting; nothing uncommitted is kept, the next start resumes from the position"
+                        + " saved on the target [exit {}]", maxWaitMillis, code);
+                }
                 System.out.flush();
                 System.err.flush();
                 Runtime.getRuntime().halt(code);

@@ -185,7 +185,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
             .description("1, labelled with the binlog file name of the applied position (of=applied) and of the"
                 + " source's binlog end (of=source)").register(registry);
         for (String reason : List.of("preempted", "deadlock", "lock_wait_timeout", "interrupted",
-            "data_conflict_in_flight", "redone_as_sql", "other")) {
+            "data_conflict_in_flight", "redone_as_sql", "serialization_failure")) {
             retried(reason, 0);
         }
         for (String reason : List.of("lock_wait", "long_statement")) {
