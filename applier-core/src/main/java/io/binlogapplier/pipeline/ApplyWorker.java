@@ -414,8 +414,11 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             log.warn("a BINLOG statement of unit {} failed with 'Unknown error'; applying that unit as SQL",
                 d.unitId());
         } else {
-            log.info("unit {} met a data conflict ({}); applying it again as SQL, in source order, to name the row"
-                + " and the transaction", d.unitId(), redo.conflict().getMessage());
+            // The message is what the unit would fail with; a net effect or batch that merely reordered rows (a
+            // unique value moving between rows) applies in source order without it, so say it may be no conflict.
+            log.info("unit {} met what may be a data conflict ({}); applying it again as SQL, in source order: that"
+                + " either applies it or names the row and the transaction", d.unitId(),
+                redo.conflict().getMessage());
         }
         rollback();
         ctx.metrics().retried(RetryPolicy.REDONE_AS_SQL);
