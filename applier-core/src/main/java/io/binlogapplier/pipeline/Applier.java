@@ -145,9 +145,9 @@ public final class Applier {
     private Outcome apply(Until until) throws InterruptedException {
         long started = System.nanoTime();
         StateStore state = new StateStore(config.target().stateSchema(), config.name());
-        // workers, the scheduler, the conflict monitor, the target watch, the control connection / durability
-        // ... and the liveness thread's, and under workers: auto the governor's
-        int poolSize = config.apply().workers() + 5 + (config.apply().workersAuto() ? 1 : 0)
+        // workers, the scheduler, the conflict monitor, the target watch, the schema watch, the control connection /
+        // durability ... and the liveness thread's, and under workers: auto the governor's
+        int poolSize = config.apply().workers() + 6 + (config.apply().workersAuto() ? 1 : 0)
             + (config.apply().readAhead().runs() ? config.apply().readAhead().connections() : 0);
         // workers: auto starts with one worker taking units; the others connect when first given one
         // (16 connections made while the JVM starts cost a first commit about 0.6 s later)
