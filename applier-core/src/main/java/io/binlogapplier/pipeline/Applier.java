@@ -294,6 +294,7 @@ public final class Applier {
                     }
                 } else {
                     SourcePosition start = resolveStart(source, config.source().start()); // checks a file start
+                    NativeSqlThread.refuseIfFreshStartMissesNative(control, source, config.source(), start.coordinates());
                     state.insertInitial(control, start);
                     insertedNow = true;
                     saved = new StateStore.Saved(start, null, 0, 0);

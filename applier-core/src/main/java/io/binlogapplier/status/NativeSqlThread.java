@@ -45,20 +45,8 @@ public final class NativeSqlThread {
             return;
         }
         eachReplicaOfOurSource(target, source, config, rs -> {
-            String file = column(rs, "Relay_Master_Log_File", "Relay_Source_Log_File");
-            String pos = column(rs, "Exec_Master_Log_Pos", "Exec_Source_Log_Pos");
-            long offset;
-            try {
-                offset = pos == null ? -1 : Long.parseLong(pos.trim());
-            } catch (NumberFormatException e) {
-                return; // no position: nothing known
-            }
-            if (file == null || file.isEmpty() || offset < 0) {
-                return;
-            }
-            io.binlogapplier.position.BinlogCoordinates applied =
-                new io.binlogapplier.position.BinlogCoordinates(file, offset);
-            if (applied.compareTo(saved) > 0) {
+            io.binlogapplier.position.BinlogCoordinates applied = executed(rs);
+            if (applied != null && applied.compareTo(saved) > 0) {
                 throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target's native replication of"
                     + " this source has applied up to " + applied + ", past the applier's saved position "
                     + saved + " (it ran after a handback): a run from there would apply those transactions"
@@ -66,6 +54,46 @@ public final class NativeSqlThread {
                     + " stopped");
             }
         });
+    }
+
+    /**
+     * Refuses a first run (no saved position) from {@code start} on a target whose native replication of
+     * the same source, though stopped, applied up to another position: from a later start the
+     * transactions in between would never be applied (a DBA who skipped {@code adopt}, with the default
+     * {@code start: current}), from an earlier one they would be applied twice. {@code adopt} takes the
+     * native position; a target that is no longer a replica drops its replica configuration first.
+     */
+    public static void refuseIfFreshStartMissesNative(Connection target, SourceInspector source, SourceConfig config,
+                                                      io.binlogapplier.position.BinlogCoordinates start) {
+        if (start == null || start.file().isEmpty()) {
+            return;
+        }
+        eachReplicaOfOurSource(target, source, config, rs -> {
+            io.binlogapplier.position.BinlogCoordinates applied = executed(rs);
+            if (applied != null && applied.compareTo(start) != 0) {
+                throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target is a native replica of this"
+                    + " source that applied up to " + applied + ", and this first run would start at " + start
+                    + " (source.start): the transactions in between would be " + (applied.compareTo(start) < 0
+                    ? "skipped" : "applied twice") + "; take over with 'binlog-applier adopt', which starts where"
+                    + " native replication stopped (or RESET SLAVE ALL on the target if it is no longer a replica)");
+            }
+        });
+    }
+
+    /** The source position a replica status row's SQL thread executed up to, or null when it has none. */
+    private static io.binlogapplier.position.BinlogCoordinates executed(ResultSet rs) {
+        String file = column(rs, "Relay_Master_Log_File", "Relay_Source_Log_File");
+        String pos = column(rs, "Exec_Master_Log_Pos", "Exec_Source_Log_Pos");
+        long offset;
+        try {
+            offset = pos == null ? -1 : Long.parseLong(pos.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        if (file == null || file.isEmpty() || offset <= 0) {
+            return null;
+        }
+        return new io.binlogapplier.position.BinlogCoordinates(file, offset);
     }
 
     private interface RowCheck {

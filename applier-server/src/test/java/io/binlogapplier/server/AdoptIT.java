@@ -235,4 +235,40 @@ class AdoptIT {
             SERVERS.target().execute("RESET SLAVE 'other' ALL", "RESET SLAVE ALL");
         }
     }
+
+    /**
+     * A DBA who skips adopt: the native replica, stopped behind the source, and a first run (no saved
+     * position) with the default start: current. It started at the source's end and never applied what
+     * the replica had not (exit 0); now refused with 33, nothing applied, no state row written.
+     */
+    @org.junit.jupiter.api.Test
+    void aFirstRunThatWouldSkipWhatAStoppedNativeReplicaHasNotAppliedIsRefused() throws Exception {
+        String db = "mig_skipped";
+        SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL",
+            "SET GLOBAL gtid_slave_pos = '" + SERVERS.source().queryString("SELECT @@gtid_binlog_pos") + "'",
+            "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + SERVERS.source().port()
+                + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos", "START SLAVE");
+        try {
+            SERVERS.source().execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY)",
+                "INSERT INTO " + db + ".t VALUES (1)");
+            awaitReplicaCaughtUp();
+            SERVERS.target().execute("STOP SLAVE");
+            SERVERS.source().execute("INSERT INTO " + db + ".t VALUES (2)");
+            Path cfg = Configs.write(TestApplier.yaml(SERVERS.servers(), db, "current", "conservative", 1, null));
+
+            InProcessCli.Output run = cli("run", "--config", cfg.toString(), "--until", "current");
+
+            assertThat(run.code()).as(run.text()).isEqualTo(33);
+            assertThat(run.text()).contains("would be skipped").contains("adopt");
+            assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM binlog_applier.applier_position WHERE stream = '"
+                + db + "'")).isZero();
+            InProcessCli.Output adopted = cli("adopt", "--config", cfg.toString());
+            InProcessCli.Output afterAdopt = cli("run", "--config", cfg.toString(), "--until", "current");
+            assertThat(adopted.code()).as(adopted.text()).isZero();
+            assertThat(afterAdopt.code()).as(afterAdopt.text()).isZero();
+            assertThat(SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".t")).isEqualTo(2);
+        } finally {
+            SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL");
+        }
+    }
 }
