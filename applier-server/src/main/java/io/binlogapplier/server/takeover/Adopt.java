@@ -55,6 +55,10 @@ public final class Adopt {
                 + (r.lastSqlErrno() != 0 ? System.lineSeparator() + "note: the replica's SQL thread had stopped on"
                 + " error " + r.lastSqlErrno() + " (" + r.lastSqlError() + "); the applier will meet the same"
                 + " transaction first" : "")
+                + (r.filters().isEmpty() ? "" : System.lineSeparator() + "warning: the native replica filters what it"
+                + " applies (" + r.filters() + "), and binlog-applier does not read those settings: give it the same"
+                + " rules as filter.include / filter.exclude in its configuration before it starts, or it applies"
+                + " those tables too")
                 + System.lineSeparator() + "next: keep the native SQL thread stopped (" + stop + " stops the I/O thread"
                 + " too; set skip_slave_start=1 so a server restart does not start it), then start the applier:"
                 + " systemctl start binlog-applier@" + config.name();

@@ -18,10 +18,15 @@ import java.util.TreeMap;
  *                 just past the last transaction the SQL thread executed
  * @param byGtid MariaDB {@code Using_Gtid} not {@code No}; MySQL {@code Auto_Position} 1
  * @param gtids MariaDB {@code Gtid_Slave_Pos}; MySQL {@code Executed_Gtid_Set} (newlines removed)
+ * @param filters the replica's own replication filters, {@code Replicate_Wild_Ignore_Table=other.%} and
+ *                so on, comma-separated; empty when it has none
  */
 public record ReplicaStatus(String sourceHost, int sourcePort, long sourceServerId, String sourceUuid,
                             boolean ioRunning, boolean sqlRunning, BinlogCoordinates executed, boolean byGtid,
-                            String gtidMode, String gtids, int lastSqlErrno, String lastSqlError) {
+                            String gtidMode, String gtids, int lastSqlErrno, String lastSqlError, String filters) {
+
+    private static final String[] FILTERS = {"Replicate_Do_DB", "Replicate_Ignore_DB", "Replicate_Do_Table",
+        "Replicate_Ignore_Table", "Replicate_Wild_Do_Table", "Replicate_Wild_Ignore_Table", "Replicate_Rewrite_DB"};
 
     /** Parses a row given as column name to value (case-insensitive names; nulls allowed). */
     public static ReplicaStatus parse(Map<String, String> row) {
@@ -51,7 +56,19 @@ public record ReplicaStatus(String sourceHost, int sourcePort, long sourceServer
         return new ReplicaStatus(host == null ? "" : host, parseInt(port), parseLong(serverId),
             uuid == null ? "" : uuid, running(io), running(sql),
             new BinlogCoordinates(file == null ? "" : file, parseLong(pos)), byGtid, mode,
-            gtids == null ? "" : gtids.replace("\n", "").trim(), parseInt(errno), r.getOrDefault("Last_SQL_Error", ""));
+            gtids == null ? "" : gtids.replace("\n", "").trim(), parseInt(errno), r.getOrDefault("Last_SQL_Error", ""),
+            filters(r));
+    }
+
+    private static String filters(Map<String, String> r) {
+        StringBuilder sb = new StringBuilder();
+        for (String f : FILTERS) {
+            String v = r.get(f);
+            if (v != null && !v.isBlank()) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(f).append('=').append(v.trim());
+            }
+        }
+        return sb.toString();
     }
 
     /** "Yes" (and MySQL's "Connecting" for the I/O thread) count as running; only "No" is stopped. */

@@ -50,6 +50,18 @@ class ReplicaStatusTest {
     }
 
     @Test
+    void theReplicasOwnFiltersAreNamed() {
+        Map<String, String> row = mariadbRow();
+        row.put("Replicate_Do_DB", "");
+        row.put("Replicate_Wild_Ignore_Table", "other.%,tmp.%");
+        row.put("Replicate_Ignore_DB", "audit");
+
+        assertThat(ReplicaStatus.parse(row).filters())
+            .isEqualTo("Replicate_Ignore_DB=audit, Replicate_Wild_Ignore_Table=other.%,tmp.%");
+        assertThat(ReplicaStatus.parse(mariadbRow()).filters()).isEmpty();
+    }
+
+    @Test
     void mariadbUsingGtidNoIsByFile() {
         Map<String, String> row = mariadbRow();
         row.put("Using_Gtid", "No");
