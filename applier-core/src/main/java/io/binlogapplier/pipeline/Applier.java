@@ -77,6 +77,8 @@ public final class Applier {
     private volatile Pipeline current;
     /** What apply.method resolved to at this run's start; set before any pipeline runs. */
     private volatile MethodChoice method;
+    /** The source's server_id, read at start: a native replica of it on the target is watched for while running. */
+    private volatile String sourceServerId;
     private final StopSignal stop = new StopSignal();
     private final Faults faults;
     /** When the target server started (its epoch seconds), as last seen: tells a restart from a partition. */
@@ -263,6 +265,7 @@ public final class Applier {
                  Connection control = pool.get()) {
                 source.requireRowFormat();
                 NativeSqlThread.refuseIfApplyingOurSource(control, source, config.source());
+                sourceServerId = source.variable("server_id");
                 status.tls(Side.SOURCE, source.tls());
                 status.tls(Side.TARGET, io.binlogapplier.tls.SessionTls.describe(control));
                 method = MethodResolver.resolve(config.apply().method(), source.version(), control,
@@ -352,7 +355,7 @@ public final class Applier {
             LossStreak targetLosses = new LossStreak();
             while (true) {
                 Pipeline p = new Pipeline(config.withApplyMethod(method.method()), pool, schemas, charsets, state,
-                    metrics, faults);
+                    metrics, faults, sourceServerId);
                 current = p;
                 if (stop.requested()) {
                     p.requestStop(); // requestStop() may have run before current was set

@@ -25,6 +25,7 @@ import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.readahead.ReadAhead;
 import io.binlogapplier.schedule.UnitBounds;
+import io.binlogapplier.status.NativeSqlThread;
 import io.binlogapplier.schedule.UnitScheduler;
 import io.binlogapplier.transaction.TransactionAssembler;
 import org.slf4j.Logger;
@@ -65,6 +66,7 @@ public final class Pipeline {
     private final PipelineMetrics metrics;
     private final FailureLatch failure = new FailureLatch();
     private final Faults faults;
+    private final String sourceServerId;
     private volatile BinlogReader reader;
     private volatile Publisher publisher;
     private volatile CommitSequencer sequencer;
@@ -98,8 +100,13 @@ public final class Pipeline {
     private final AtomicLong endUnit = new AtomicLong(-1);
     private volatile WorkerState[] workerStates;
 
+    /**
+     * @param sourceServerId the source's server_id, by which a native replica of it on the target is known
+     *     (checked every few seconds: one started behind the applier's back stops it with 33); null: not checked
+     */
     Pipeline(ApplierConfig config, TargetPool target, TableSchemaCache schemas, CharsetResolver charsets,
-             StateStore state, PipelineMetrics metrics, Faults faults) {
+             StateStore state, PipelineMetrics metrics, Faults faults, String sourceServerId) {
+        this.sourceServerId = sourceServerId;
         if (config.apply().method() == ApplyMethod.AUTO) {
             throw new IllegalArgumentException("apply.method auto is resolved by the Applier before a pipeline runs");
         }
@@ -249,7 +256,8 @@ public final class Pipeline {
             if (governor != null) {
                 governor.start(target.get());
             }
-            watch = new TargetWatch(name, config.target().address(), target.get(), failure);
+            watch = new TargetWatch(name, config.target().address(), target.get(), failure,
+                c -> sourceServerId == null ? null : NativeSqlThread.applyingOurSource(c, sourceServerId, config.source()));
             watch.start();
             schemaWatch = new SchemaWatch(name, target.get(), schemas, metrics::targetDefinitionsChanged);
             schemaWatch.start();

@@ -27,9 +27,18 @@ final class TargetWatch implements AutoCloseable {
     private final String address;
     private final StopSignal stop = new StopSignal();
     private final Thread thread;
+    private final java.util.function.Function<Connection, io.binlogapplier.ApplierException> everyFewPings;
+    /** Pings between two runs of {@link #everyFewPings}. */
+    static final int PINGS_BETWEEN_CHECKS = 5;
 
-    /** @param connection owned from here on: closed (or cut) when the watch ends */
-    TargetWatch(String name, String address, Connection connection, FailureLatch failure) {
+    /**
+     * @param connection owned from here on: closed (or cut) when the watch ends
+     * @param everyFewPings run every {@link #PINGS_BETWEEN_CHECKS} pings on the watch's connection; a failure it
+     *     returns fails the pipeline (the target's native replication started behind the applier's back)
+     */
+    TargetWatch(String name, String address, Connection connection, FailureLatch failure,
+                java.util.function.Function<Connection, io.binlogapplier.ApplierException> everyFewPings) {
+        this.everyFewPings = everyFewPings;
         this.connection = connection;
         this.failure = failure;
         this.address = address;
@@ -42,6 +51,7 @@ final class TargetWatch implements AutoCloseable {
     }
 
     private void run() {
+        long pings = 0;
         try {
             while (!stop.await(INTERVAL_MILLIS) && !failure.failed()) {
                 long started = System.nanoTime();
@@ -57,6 +67,13 @@ final class TargetWatch implements AutoCloseable {
                         + " did not answer a ping (" + millis + " ms, at most " + TIMEOUT_SECONDS
                         + " s): the network to it is down, or it stopped; reconnecting"));
                     return;
+                }
+                if (++pings % PINGS_BETWEEN_CHECKS == 0) {
+                    ApplierException e = everyFewPings.apply(connection);
+                    if (e != null && !stop.requested()) {
+                        failure.fail(e);
+                        return;
+                    }
                 }
             }
         } catch (InterruptedException e) {

@@ -21,16 +21,30 @@ public final class NativeSqlThread {
     }
 
     public static void refuseIfApplyingOurSource(Connection target, SourceInspector source, SourceConfig config) {
-        eachReplicaOfOurSource(target, source, config, rs -> {
+        ApplierException e = applyingOurSource(target, source.variable("server_id"), config);
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    /**
+     * The failure to stop with when the target's native replication applies the source of {@code
+     * sourceServerId} now (its SQL thread runs), else null: checked at start, and while the applier runs
+     * (a {@code START SLAVE} behind its back: both would apply every transaction).
+     */
+    public static ApplierException applyingOurSource(Connection target, String sourceServerId, SourceConfig config) {
+        ApplierException[] found = new ApplierException[1];
+        eachReplicaOfOurSource(target, sourceServerId, config, rs -> {
             String sql = column(rs, "Slave_SQL_Running", "Replica_SQL_Running");
-            if (sql != null && !sql.equalsIgnoreCase("No")) {
-                throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target's native replication applies"
+            if (sql != null && !sql.equalsIgnoreCase("No") && found[0] == null) {
+                found[0] = new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target's native replication applies"
                     + " the same source (" + column(rs, "Master_Host", "Source_Host") + ":"
                     + column(rs, "Master_Port", "Source_Port") + ", SQL thread running): both would apply every"
                     + " transaction; stop it (STOP SLAVE) and take over with 'binlog-applier adopt', or leave the"
                     + " target to it and do not run the applier");
             }
         });
+        return found[0];
     }
 
     /**
@@ -107,7 +121,11 @@ public final class NativeSqlThread {
      */
     private static void eachReplicaOfOurSource(Connection target, SourceInspector source, SourceConfig config,
                                                RowCheck check) {
-        String sourceId = source.variable("server_id");
+        eachReplicaOfOurSource(target, source.variable("server_id"), config, check);
+    }
+
+    private static void eachReplicaOfOurSource(Connection target, String sourceId, SourceConfig config,
+                                               RowCheck check) {
         for (String statement : new String[] {"SHOW SLAVE STATUS", "SHOW REPLICA STATUS"}) {
             try (Statement s = target.createStatement(); ResultSet rs = s.executeQuery(statement)) {
                 while (rs.next()) {

@@ -271,4 +271,59 @@ class AdoptIT {
             SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL");
         }
     }
+
+    /**
+     * START SLAVE on the target while the applier runs (after an adopt): both would apply every
+     * transaction. The applier checked only at start and ran on; now its target watch sees the native
+     * SQL thread within a few seconds and stops with 33.
+     */
+    @org.junit.jupiter.api.Test
+    void nativeReplicationStartedBehindARunningApplierStopsIt() throws Exception {
+        String db = "mig_behind";
+        SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL",
+            "SET GLOBAL gtid_slave_pos = '" + SERVERS.source().queryString("SELECT @@gtid_binlog_pos") + "'",
+            "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + SERVERS.source().port()
+                + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos", "START SLAVE");
+        try {
+            SERVERS.source().execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY)");
+            awaitReplicaCaughtUp();
+            SERVERS.target().execute("STOP SLAVE");
+            Path cfg = Configs.write(TestApplier.yaml(SERVERS.servers(), db, "current", "conservative", 1, null));
+            InProcessCli.Output adopted = cli("adopt", "--config", cfg.toString());
+            assertThat(adopted.code()).as(adopted.text()).isZero();
+            java.util.concurrent.CountDownLatch streaming = new java.util.concurrent.CountDownLatch(1);
+            io.binlogapplier.pipeline.Applier applier = new io.binlogapplier.pipeline.Applier(
+                new io.binlogapplier.config.ConfigLoader().parse(java.nio.file.Files.readString(cfg), "test", db),
+                new io.binlogapplier.pipeline.PipelineMetrics() {
+                    @Override
+                    public void streamStarted(io.binlogapplier.pipeline.PipelineProbe probe) {
+                        streaming.countDown();
+                    }
+                }, 30_000);
+            AtomicReference<Throwable> ended = new AtomicReference<>();
+            Thread running = new Thread(() -> {
+                try {
+                    applier.run(new io.binlogapplier.pipeline.Applier.Until.Forever());
+                    ended.set(new AssertionError("ended without an error"));
+                } catch (Throwable e) {
+                    ended.set(e);
+                }
+            });
+            running.start();
+            try {
+                assertThat(streaming.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                SERVERS.target().execute("START SLAVE SQL_THREAD");
+                running.join(60_000);
+            } finally {
+                applier.requestStop();
+                running.join(60_000);
+            }
+            assertThat(ended.get()).isInstanceOfSatisfying(io.binlogapplier.ApplierException.class, e -> {
+                assertThat(e.exitCode().code()).isEqualTo(33);
+                assertThat(e.getMessage()).contains("SQL thread running");
+            });
+        } finally {
+            SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL");
+        }
+    }
 }
