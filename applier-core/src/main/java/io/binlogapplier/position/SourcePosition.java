@@ -20,7 +20,9 @@ public record SourcePosition(BinlogCoordinates coordinates, String gtids, Resume
 
     @Override
     public String toString() {
-        String g = gtids.isEmpty() ? "" : " gtid " + gtids;
-        return coordinates + g + (resumeBy == ResumeBy.GTID ? " (resume by GTID)" : "");
+        String g = gtids.isEmpty() ? "" : "gtid " + gtids;
+        // a GTID position set by hand has no file coordinates yet (the first connect finds them)
+        String at = coordinates.file().isEmpty() ? g : g.isEmpty() ? coordinates.toString() : coordinates + " " + g;
+        return at + (resumeBy == ResumeBy.GTID ? " (resume by GTID)" : "");
     }
 }

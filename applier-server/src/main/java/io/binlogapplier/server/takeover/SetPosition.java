@@ -24,8 +24,8 @@ public final class SetPosition {
             t.state().replace(c, to);
             t.runs().clearError(c, null);
             return "applier '" + config.name() + "': position " + before.map(s -> "was " + s.position())
-                .orElse("was none") + "; now " + to + " (resume by " + to.resumeBy().name().toLowerCase()
-                + "); last error cleared. The next run starts there.";
+                .orElse("was none") + "; now " + to + (to.resumeBy() == SourcePosition.ResumeBy.FILE
+                ? " (resume by file)" : "") + "; last error cleared. The next run starts there.";
         } catch (SQLException e) {
             throw StoppedApplier.targetFailure(e);
         }
