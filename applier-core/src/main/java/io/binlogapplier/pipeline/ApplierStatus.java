@@ -217,6 +217,14 @@ public final class ApplierStatus implements PipelineMetrics {
     }
 
     @Override
+    public void unitCommitted(int transactions, long rows, long bytes) {
+        Stream s = stream;
+        if (s != null) {
+            notAhead(s.probe.appliedCommitMicros(), nowMicros()); // a future stamp counts from now, not from a later scrape
+        }
+    }
+
+    @Override
     public void received(Transaction part) {
         if (!part.lastPart()) {
             return;
@@ -300,8 +308,28 @@ public final class ApplierStatus implements PipelineMetrics {
         } else if (heard(e, now) && caughtUp(s, e)) {
             return 0;
         }
-        long base = Math.max(s.probe.appliedCommitMicros(), caughtUpMicros.get());
+        long base = Math.max(notAhead(s.probe.appliedCommitMicros(), now), caughtUpMicros.get());
         return base <= 0 ? -1 : Math.max(0, now - base);
+    }
+
+    /** The future-stamped applied commit time last seen, and our time when it was first seen. */
+    private final AtomicLong aheadCommit = new AtomicLong();
+    private final AtomicLong aheadSeenAt = new AtomicLong();
+
+    /**
+     * The applied commit time, unless it is ahead of our clock (a source clock ahead of ours, or a
+     * session's {@code SET timestamp} into the future): then the time we first saw it applied. Taken as
+     * it is, such a time made the lag read 0 for as long as it stayed ahead: through a whole outage after
+     * a transaction stamped an hour ahead.
+     */
+    private long notAhead(long commit, long now) {
+        if (commit <= now) {
+            return commit;
+        }
+        if (aheadCommit.getAndSet(commit) != commit) {
+            aheadSeenAt.set(now);
+        }
+        return aheadSeenAt.get();
     }
 
     /** The source's end {@code e} is recent news: the source was heard from lately and the stream is not lost. */

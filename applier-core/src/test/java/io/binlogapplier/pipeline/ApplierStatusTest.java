@@ -204,6 +204,28 @@ class ApplierStatusTest {
         assertThat(status.lagSeconds()).isZero();
     }
 
+    /**
+     * A transaction stamped an hour ahead (SET timestamp, or a source clock ahead), applied, then the
+     * source lost: the lag grows from when it was applied. It read 0 for the whole outage.
+     */
+    @Test
+    void aFutureStampedTransactionDoesNotHideAnOutage() {
+        start();
+        status.readerAt(at("mysql-bin.000001", 100));
+        status.sourceEnd(at("mysql-bin.000001", 100));
+        status.received(transaction(T0 + 3600, 200));
+        probe.applied(1, at("mysql-bin.000001", 200), (T0 + 3600) * 1_000_000L);
+        status.unitCommitted(1, 1, 100);
+        status.readerAt(at("mysql-bin.000001", 200));
+        status.sourceEnd(at("mysql-bin.000001", 200));
+        assertThat(status.lagSeconds()).isZero();
+
+        clock.advanceMillis(3_000);
+        status.reconnecting(Side.SOURCE, 1, "source sent nothing for 5000 ms");
+        clock.advanceMillis(25_000);
+        assertThat(status.lagSeconds()).isEqualTo(28.0);
+    }
+
     /** With the target lost, an idle source's end says nothing of what the target holds: the lag grows. */
     @Test
     void whileTheTargetIsLostTheLagGrowsThoughTheSourceIsIdle() {

@@ -223,6 +223,19 @@ class CommandsIT {
         assertThat(behind.line("lag")).contains("at most");
         assertThat(behindJson.text()).contains("\"caught_up\":false").contains("\"bytes_behind\":" + bytes)
             .contains("\"applied_transactions\":2");
+
+        // a target not in UTC: the row's time was read in its zone and shown hours off, labelled UTC
+        String written = java.time.Instant.ofEpochSecond(0).plusNanos(new java.math.BigDecimal(SERVERS.target()
+            .queryString("SELECT UNIX_TIMESTAMP(updated_at) FROM binlog_applier.applier_position WHERE stream = 'st'"))
+            .movePointRight(9).longValueExact()).toString();
+        InProcessCli.Output zoned;
+        SERVERS.target().execute("SET GLOBAL time_zone = '+05:00'");
+        try {
+            zoned = InProcessCli.main("status", "--config", cfg.toString(), "--json");
+        } finally {
+            SERVERS.target().execute("SET GLOBAL time_zone = 'SYSTEM'");
+        }
+        assertThat(zoned.text()).contains("\"updated_at\":\"" + written + "\"");
     }
 
     @Test

@@ -14,7 +14,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,12 +76,19 @@ public final class StatusReader {
     }
 
     private static Instant updatedAt(Connection c, String schema, String name) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT updated_at FROM `" + schema.replace("`", "``") + "`."
-            + StateStore.TABLE + " WHERE stream = ?")) {
+        // UNIX_TIMESTAMP: an instant whatever the session's time zone (a TIMESTAMP read as such comes back in the
+        // target's time zone, and was shown hours off labelled UTC on a target not in UTC)
+        try (PreparedStatement ps = c.prepareStatement("SELECT UNIX_TIMESTAMP(updated_at) FROM `"
+            + schema.replace("`", "``") + "`." + StateStore.TABLE + " WHERE stream = ?")) {
             ps.setString(1, name);
             try (ResultSet rs = ps.executeQuery()) {
-                Timestamp t = rs.next() ? rs.getTimestamp(1) : null;
-                return t == null ? null : t.toInstant();
+                java.math.BigDecimal t = rs.next() ? rs.getBigDecimal(1) : null;
+                if (t == null) {
+                    return null;
+                }
+                java.math.BigDecimal[] parts = t.divideAndRemainder(java.math.BigDecimal.ONE);
+                return Instant.ofEpochSecond(parts[0].longValueExact(),
+                    parts[1].movePointRight(9).setScale(0, java.math.RoundingMode.HALF_UP).longValueExact());
             }
         }
     }
