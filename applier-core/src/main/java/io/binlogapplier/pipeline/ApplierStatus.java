@@ -277,6 +277,12 @@ public final class ApplierStatus implements PipelineMetrics {
         }
         SourcePosition applied = appliedPosition();
         BinlogCoordinates end = sourceEnd();
+        // The end is read once a second, and under steady load the reader (and what is applied) passes it
+        // between two readings: the reader's place is then the better end (it read 0 bytes while behind).
+        BinlogCoordinates reader = readerPosition();
+        if (reader != null && (end == null || reader.compareTo(end) > 0)) {
+            end = reader;
+        }
         return applied == null ? -1 : BinlogFileSize.bytesBetween(applied.coordinates(), end, sourceLogs);
     }
 

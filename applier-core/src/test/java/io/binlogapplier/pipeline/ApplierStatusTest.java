@@ -204,6 +204,18 @@ class ApplierStatusTest {
         assertThat(status.lagSeconds()).isZero();
     }
 
+    /** Under steady load the reader passes the source's end read a second ago: what it read is still behind. */
+    @Test
+    void bytesBehindCountToTheReaderWhenItIsPastTheLastSourceEndRead() {
+        start();
+        status.sourceEnd(at("mysql-bin.000001", 100));
+        status.received(transaction(T0, 600));
+        status.readerAt(at("mysql-bin.000001", 600));
+
+        assertThat(status.state()).isEqualTo(ApplierStatus.State.APPLYING);
+        assertThat(status.bytesBehind()).isEqualTo(500);
+    }
+
     /**
      * A transaction stamped an hour ahead (SET timestamp, or a source clock ahead), applied, then the
      * source lost: the lag grows from when it was applied. It read 0 for the whole outage.
