@@ -33,6 +33,22 @@ public final class TableSchemaCache {
         return tables.get(new Name(schema, table));
     }
 
+    private final java.util.concurrent.atomic.AtomicLong ownDdl = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * A worker is about to run a DDL statement from the source (it drops this cache once the statement
+     * has run): counted, so that a watch of the server's DDL counters can tell the applier's own DDL
+     * from a DBA's.
+     */
+    public void ddlStarting() {
+        ownDdl.incrementAndGet();
+    }
+
+    /** DDL statements from the source the workers have started so far. */
+    public long ownDdl() {
+        return ownDdl.get();
+    }
+
     /** The schemas of the tables loaded now, each once. */
     public java.util.List<String> schemas() {
         java.util.Set<String> names = new java.util.TreeSet<>();

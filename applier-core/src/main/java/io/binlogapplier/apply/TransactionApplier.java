@@ -146,6 +146,9 @@ public final class TransactionApplier implements AutoCloseable {
                 }
             } else if (c instanceof Change.Statement s) {
                 flush();
+                if (s.implicitCommit()) {
+                    schemas.ddlStarting();
+                }
                 statements.run(s, where, replay);
                 rows.resetSession();
                 if (s.implicitCommit()) {

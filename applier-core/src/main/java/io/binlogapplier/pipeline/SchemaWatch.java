@@ -66,6 +66,8 @@ final class SchemaWatch implements AutoCloseable {
         try {
             connection.setAutoCommit(true);
             counters = counters();
+            ownSeen = schemas.ownDdl();
+            lastOwn = ownSeen;
         } catch (SQLException e) {
             log.debug("cannot read the target's DDL counters: {}", e.getMessage());
         }
@@ -73,7 +75,13 @@ final class SchemaWatch implements AutoCloseable {
         thread.start();
     }
 
+    /** The counters and the workers' own DDL count when the watch started. */
     private long counters = -1;
+    private long ownSeen;
+    /** The most the counters have run ahead of the workers' own DDL (a DBA's DDL raises it). */
+    private long maxExcess;
+    private long lastOwn;
+    private int quiet;
 
     private void run() {
         long followUntil = 0;
@@ -81,13 +89,31 @@ final class SchemaWatch implements AutoCloseable {
         try {
             while (!stop.await(POLL_MILLIS)) {
                 try {
+                    // The applier's own DDL moves the counters too, and drops the definitions itself: only moves
+                    // beyond the DDL its workers started are someone else's (following them costs the target
+                    // queries). Counters first: a DDL of ours is counted by the workers before the server counts it.
                     long now = counters();
-                    if (counters >= 0 && now != counters) {
-                        followUntil = System.nanoTime() + FOLLOW_NANOS;
-                        definitions = null;
-                        drop("DDL began on the target");
+                    long own = schemas.ownDdl();
+                    if (counters >= 0) {
+                        long excess = (now - counters) - (own - ownSeen);
+                        if (excess > maxExcess) {
+                            followUntil = System.nanoTime() + FOLLOW_NANOS;
+                            definitions = null;
+                            drop("DDL began on the target");
+                            maxExcess = excess;
+                        }
+                        // Some DDL of ours moves none of these counters (CREATE DATABASE, a view, a grant): once the
+                        // workers have started none for a while, start afresh from what the counters say now, so
+                        // that such statements do not hide a DBA's later DDL.
+                        quiet = own == lastOwn ? quiet + 1 : 0;
+                        lastOwn = own;
+                        if (quiet >= 2) {
+                            maxExcess = excess;
+                        }
+                    } else {
+                        counters = now;
+                        ownSeen = own;
                     }
-                    counters = now;
                     if (followUntil != 0 && System.nanoTime() - followUntil < 0) {
                         String d = definitions(schemas.schemas());
                         if (definitions != null && !definitions.equals(d)) {
