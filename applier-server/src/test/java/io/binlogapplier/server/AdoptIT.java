@@ -244,15 +244,8 @@ class AdoptIT {
     @org.junit.jupiter.api.Test
     void aFirstRunThatWouldSkipWhatAStoppedNativeReplicaHasNotAppliedIsRefused() throws Exception {
         String db = "mig_skipped";
-        SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL",
-            "SET GLOBAL gtid_slave_pos = '" + SERVERS.source().queryString("SELECT @@gtid_binlog_pos") + "'",
-            "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + SERVERS.source().port()
-                + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos", "START SLAVE");
         try {
-            SERVERS.source().execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY)",
-                "INSERT INTO " + db + ".t VALUES (1)");
-            awaitReplicaCaughtUp();
-            SERVERS.target().execute("STOP SLAVE");
+            stoppedReplicaWith(db, "INSERT INTO " + db + ".t VALUES (1)");
             SERVERS.source().execute("INSERT INTO " + db + ".t VALUES (2)");
             Path cfg = Configs.write(TestApplier.yaml(SERVERS.servers(), db, "current", "conservative", 1, null));
 
@@ -280,14 +273,8 @@ class AdoptIT {
     @org.junit.jupiter.api.Test
     void nativeReplicationStartedBehindARunningApplierStopsIt() throws Exception {
         String db = "mig_behind";
-        SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL",
-            "SET GLOBAL gtid_slave_pos = '" + SERVERS.source().queryString("SELECT @@gtid_binlog_pos") + "'",
-            "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + SERVERS.source().port()
-                + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos", "START SLAVE");
         try {
-            SERVERS.source().execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY)");
-            awaitReplicaCaughtUp();
-            SERVERS.target().execute("STOP SLAVE");
+            stoppedReplicaWith(db);
             Path cfg = Configs.write(TestApplier.yaml(SERVERS.servers(), db, "current", "conservative", 1, null));
             InProcessCli.Output adopted = cli("adopt", "--config", cfg.toString());
             assertThat(adopted.code()).as(adopted.text()).isZero();
@@ -325,5 +312,22 @@ class AdoptIT {
         } finally {
             SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL");
         }
+    }
+
+    /**
+     * The target a native replica (by GTID) of the source, caught up with schema {@code db} (table t) and
+     * {@code more} statements, then stopped.
+     */
+    private static void stoppedReplicaWith(String db, String... more) throws InterruptedException {
+        SERVERS.target().execute("STOP SLAVE", "RESET SLAVE ALL",
+            "SET GLOBAL gtid_slave_pos = '" + SERVERS.source().queryString("SELECT @@gtid_binlog_pos") + "'",
+            "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=" + SERVERS.source().port()
+                + ", MASTER_USER='repl', MASTER_PASSWORD='repl', MASTER_USE_GTID=slave_pos", "START SLAVE");
+        SERVERS.source().execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY)");
+        if (more.length > 0) {
+            SERVERS.source().execute(more);
+        }
+        awaitReplicaCaughtUp();
+        SERVERS.target().execute("STOP SLAVE");
     }
 }
