@@ -45,7 +45,9 @@ final class PositionRow {
         store.bindPending(pending, new SourcePosition(first.head().start(),
             first.head().gtid() == null ? "" : first.head().gtid().toString(), SourcePosition.ResumeBy.FILE));
         updateOne(pending);
-        if (hasDdl(first) && !witness.record(connection, first.head().start()) && WARNED.compareAndSet(false, true)) {
+        java.util.Set<String> names = ddlNames(first);
+        if (names != null && !witness.record(connection, first.head().start(), names)
+            && WARNED.compareAndSet(false, true)) {
             log.warn("cannot read the target's InnoDB dictionary (information_schema.INNODB_SYS_TABLES: GRANT PROCESS"
                 + " ON *.* to the target user): after a crash between a DDL and the position update the DDL is run"
                 + " again, which undoes a RENAME TABLE swap or an EXCHANGE PARTITION");
@@ -54,13 +56,19 @@ final class PositionRow {
 
     private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private static boolean hasDdl(Transaction t) {
+    /** The words of the transaction's DDL statements that may name tables; null when it holds no DDL. */
+    private static java.util.Set<String> ddlNames(Transaction t) {
+        java.util.Set<String> names = null;
         for (Change c : t.changes()) {
             if (c instanceof Change.Statement s && s.implicitCommit()) {
-                return true;
+                if (names == null) {
+                    names = new java.util.TreeSet<>();
+                }
+                // names as bytes of the statement: ASCII identifiers read the same in any of its character sets
+                names.addAll(DdlWitness.names(new String(s.sql(), java.nio.charset.StandardCharsets.UTF_8)));
             }
         }
-        return false;
+        return names;
     }
 
     /** Moves the position to {@code after}, in the unit's own transaction; clears pending. */

@@ -62,33 +62,64 @@ public final class DdlWitness {
                 + " binlog_file VARCHAR(512) NOT NULL,"
                 + " binlog_offset BIGINT UNSIGNED NOT NULL,"
                 + " dictionary CHAR(64) NOT NULL,"
+                + " names MEDIUMTEXT NOT NULL,"
                 + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)"
                 + ") ENGINE=InnoDB COMMENT='binlog-applier: the target dictionary before a pending DDL'");
         }
     }
 
     /**
-     * The digest of the target's InnoDB dictionary now, or null when it cannot be read (no PROCESS
-     * privilege, no such view).
+     * The words of a statement that may name a table: its identifiers, lower-cased. The digest covers only
+     * the tables so named, so that DDL elsewhere on the target (another applier's stream, an application)
+     * meanwhile cannot pass for this one's.
      */
-    public static String digest(Connection c) {
+    public static java.util.Set<String> names(String sql) {
+        java.util.Set<String> words = new java.util.TreeSet<>();
+        for (String w : sql.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}_$@]+")) {
+            if (!w.isEmpty()) {
+                words.add(w);
+            }
+        }
+        return words;
+    }
+
+    /**
+     * The table a dictionary name ({@code db/table}, {@code db/table#P#part}) belongs to, lower-cased
+     * (names outside ASCII letters, digits and _ are encoded there as {@code @XXXX}: they then match only
+     * a statement naming them so, which leaves the replay as before).
+     */
+    static String tableOf(String dictionaryName) {
+        String t = dictionaryName.substring(dictionaryName.indexOf('/') + 1);
+        int part = t.toLowerCase(java.util.Locale.ROOT).indexOf("#p#");
+        return (part < 0 ? t : t.substring(0, part)).toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * The digest of the target's InnoDB dictionary entries of the tables {@code names} may name, or null
+     * when it cannot be read (no PROCESS privilege, no such view).
+     */
+    public static String digest(Connection c, java.util.Set<String> names) {
         SQLException last = null;
         for (String[] queries : DICTIONARY) {
             try (Statement s = c.createStatement()) {
                 MessageDigest md = MessageDigest.getInstance("SHA-256");
-                for (String q : queries) {
-                    try (ResultSet rs = s.executeQuery(q)) {
-                        int n = rs.getMetaData().getColumnCount();
-                        while (rs.next()) {
-                            for (int i = 1; i <= n; i++) {
-                                String v = rs.getString(i);
-                                md.update((v == null ? "\u0000" : v).getBytes(StandardCharsets.UTF_8));
-                                md.update((byte) 0x1f);
-                            }
-                            md.update((byte) 0x1e);
+                java.util.Set<String> ids = new java.util.HashSet<>();
+                try (ResultSet rs = s.executeQuery(queries[0])) {
+                    while (rs.next()) {
+                        String name = rs.getString(1);
+                        if (name != null && names.contains(tableOf(name))) {
+                            ids.add(rs.getString(2));
+                            row(md, name, rs.getString(2), rs.getString(3));
                         }
                     }
-                    md.update((byte) 0x1d);
+                }
+                md.update((byte) 0x1d);
+                try (ResultSet rs = s.executeQuery(queries[1])) {
+                    while (rs.next()) {
+                        if (ids.contains(rs.getString(1))) {
+                            row(md, rs.getString(1), rs.getString(2));
+                        }
+                    }
                 }
                 return HexFormat.of().formatHex(md.digest());
             } catch (SQLException e) {
@@ -101,40 +132,49 @@ public final class DdlWitness {
         return null;
     }
 
+    private static void row(MessageDigest md, String... values) {
+        for (String v : values) {
+            md.update((v == null ? "\u0000" : v).getBytes(StandardCharsets.UTF_8));
+            md.update((byte) 0x1f);
+        }
+        md.update((byte) 0x1e);
+    }
+
     /**
      * Records the dictionary before the pending unit at {@code at} runs, in the caller's transaction,
      * unless a record for that very unit is there (its replay: the one from before the DDL stays).
      *
      * @return false when the dictionary cannot be read (nothing recorded)
      */
-    public boolean record(Connection c, BinlogCoordinates at) throws SQLException {
+    public boolean record(Connection c, BinlogCoordinates at, java.util.Set<String> names) throws SQLException {
         if (recorded(c, at) != null) {
             return true;
         }
-        String digest = digest(c);
+        String digest = digest(c, names);
         if (digest == null) {
             return false;
         }
         try (PreparedStatement ps = c.prepareStatement("REPLACE INTO " + qualified
-            + " (stream, binlog_file, binlog_offset, dictionary) VALUES (?, ?, ?, ?)")) {
+            + " (stream, binlog_file, binlog_offset, dictionary, names) VALUES (?, ?, ?, ?, ?)")) {
             ps.setString(1, stream);
             ps.setString(2, at.file());
             ps.setLong(3, at.offset());
             ps.setString(4, digest);
+            ps.setString(5, String.join(" ", names));
             ps.executeUpdate();
         }
         return true;
     }
 
     /** The digest recorded for the pending unit at {@code at}, or null. */
-    String recorded(Connection c, BinlogCoordinates at) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT dictionary FROM " + qualified
+    String[] recorded(Connection c, BinlogCoordinates at) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT dictionary, names FROM " + qualified
             + " WHERE stream = ? AND binlog_file = ? AND binlog_offset = ?")) {
             ps.setString(1, stream);
             ps.setString(2, at.file());
             ps.setLong(3, at.offset());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
+                return rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : null;
             }
         }
     }
@@ -144,11 +184,12 @@ public final class DdlWitness {
      * was recorded before it, and the target's differs now.
      */
     public boolean ran(Connection c, BinlogCoordinates at) throws SQLException {
-        String before = recorded(c, at);
+        String[] before = recorded(c, at);
         if (before == null) {
             return false;
         }
-        String now = digest(c);
-        return now != null && !now.equals(before);
+        java.util.Set<String> names = new java.util.TreeSet<>(java.util.Arrays.asList(before[1].split(" ")));
+        String now = digest(c, names);
+        return now != null && !now.equals(before[0]);
     }
 }
