@@ -264,8 +264,8 @@ public final class Applier {
             try (SourceInspector source = SourceInspector.connect(config.source());
                  Connection control = pool.get()) {
                 source.requireRowFormat();
-                NativeSqlThread.refuseIfApplyingOurSource(control, source, config.source());
                 sourceServerId = source.variable("server_id");
+                NativeSqlThread.refuseIfApplyingOurSource(control, sourceServerId, config.source());
                 status.tls(Side.SOURCE, source.tls());
                 status.tls(Side.TARGET, io.binlogapplier.tls.SessionTls.describe(control));
                 method = MethodResolver.resolve(config.apply().method(), source.version(), control,
@@ -287,7 +287,7 @@ public final class Applier {
                 }
                 if (existing.isPresent()) {
                     saved = existing.get();
-                    NativeSqlThread.refuseIfNativeAppliedPast(control, source, config.source(),
+                    NativeSqlThread.refuseIfNativeAppliedPast(control, sourceServerId, config.source(),
                         saved.position().coordinates());
                     log.info("resuming from {} (saved on the target){}", saved.position(),
                         saved.pending() == null ? "" : "; transaction at " + saved.pending().coordinates()
@@ -297,7 +297,8 @@ public final class Applier {
                     }
                 } else {
                     SourcePosition start = resolveStart(source, config.source().start()); // checks a file start
-                    NativeSqlThread.refuseIfFreshStartMissesNative(control, source, config.source(), start.coordinates());
+                    NativeSqlThread.refuseIfFreshStartMissesNative(control, sourceServerId, config.source(),
+                        start.coordinates());
                     state.insertInitial(control, start);
                     insertedNow = true;
                     saved = new StateStore.Saved(start, null, 0, 0);

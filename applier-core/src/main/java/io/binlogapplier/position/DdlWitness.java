@@ -166,15 +166,20 @@ public final class DdlWitness {
         return true;
     }
 
-    /** The digest recorded for the pending unit at {@code at}, or null. */
-    String[] recorded(Connection c, BinlogCoordinates at) throws SQLException {
+    /** What was recorded before a pending DDL: the digest, over the tables of these names. */
+    record Recorded(String dictionary, java.util.Set<String> names) {
+    }
+
+    /** The record for the pending unit at {@code at}, or null. */
+    Recorded recorded(Connection c, BinlogCoordinates at) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT dictionary, names FROM " + qualified
             + " WHERE stream = ? AND binlog_file = ? AND binlog_offset = ?")) {
             ps.setString(1, stream);
             ps.setString(2, at.file());
             ps.setLong(3, at.offset());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : null;
+                return rs.next() ? new Recorded(rs.getString(1),
+                    new java.util.TreeSet<>(java.util.Arrays.asList(rs.getString(2).split(" ")))) : null;
             }
         }
     }
@@ -184,12 +189,11 @@ public final class DdlWitness {
      * was recorded before it, and the target's differs now.
      */
     public boolean ran(Connection c, BinlogCoordinates at) throws SQLException {
-        String[] before = recorded(c, at);
+        Recorded before = recorded(c, at);
         if (before == null) {
             return false;
         }
-        java.util.Set<String> names = new java.util.TreeSet<>(java.util.Arrays.asList(before[1].split(" ")));
-        String now = digest(c, names);
-        return now != null && !now.equals(before[0]);
+        String now = digest(c, before.names());
+        return now != null && !now.equals(before.dictionary());
     }
 }

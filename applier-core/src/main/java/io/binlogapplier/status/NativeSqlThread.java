@@ -2,7 +2,6 @@ package io.binlogapplier.status;
 
 import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
-import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.SourceConfig;
 
 import java.sql.Connection;
@@ -20,8 +19,9 @@ public final class NativeSqlThread {
     private NativeSqlThread() {
     }
 
-    public static void refuseIfApplyingOurSource(Connection target, SourceInspector source, SourceConfig config) {
-        ApplierException e = applyingOurSource(target, source.variable("server_id"), config);
+    /** @param sourceServerId the source's {@code server_id}, read once at start */
+    public static void refuseIfApplyingOurSource(Connection target, String sourceServerId, SourceConfig config) {
+        ApplierException e = applyingOurSource(target, sourceServerId, config);
         if (e != null) {
             throw e;
         }
@@ -53,12 +53,12 @@ public final class NativeSqlThread {
      * replication moved on from the position the applier handed back; a run from the applier's own
      * saved position would apply those transactions again. {@code adopt} takes the native position.
      */
-    public static void refuseIfNativeAppliedPast(Connection target, SourceInspector source, SourceConfig config,
+    public static void refuseIfNativeAppliedPast(Connection target, String sourceServerId, SourceConfig config,
                                                  io.binlogapplier.position.BinlogCoordinates saved) {
         if (saved == null || saved.file().isEmpty()) {
             return;
         }
-        eachReplicaOfOurSource(target, source, config, rs -> {
+        eachReplicaOfOurSource(target, sourceServerId, config, rs -> {
             io.binlogapplier.position.BinlogCoordinates applied = executed(rs);
             if (applied != null && applied.compareTo(saved) > 0) {
                 throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target's native replication of"
@@ -77,12 +77,12 @@ public final class NativeSqlThread {
      * {@code start: current}), from an earlier one they would be applied twice. {@code adopt} takes the
      * native position; a target that is no longer a replica drops its replica configuration first.
      */
-    public static void refuseIfFreshStartMissesNative(Connection target, SourceInspector source, SourceConfig config,
+    public static void refuseIfFreshStartMissesNative(Connection target, String sourceServerId, SourceConfig config,
                                                       io.binlogapplier.position.BinlogCoordinates start) {
         if (start == null || start.file().isEmpty()) {
             return;
         }
-        eachReplicaOfOurSource(target, source, config, rs -> {
+        eachReplicaOfOurSource(target, sourceServerId, config, rs -> {
             io.binlogapplier.position.BinlogCoordinates applied = executed(rs);
             if (applied != null && applied.compareTo(start) != 0) {
                 throw new ApplierException(ExitCode.REPLICA_SQL_RUNNING, "the target is a native replica of this"
@@ -119,11 +119,6 @@ public final class NativeSqlThread {
      * SHOW REPLICA STATUS; MariaDB before 10.5 only SHOW SLAVE STATUS. A target user that may read
      * neither is not refused: nothing is known then.
      */
-    private static void eachReplicaOfOurSource(Connection target, SourceInspector source, SourceConfig config,
-                                               RowCheck check) {
-        eachReplicaOfOurSource(target, source.variable("server_id"), config, check);
-    }
-
     private static void eachReplicaOfOurSource(Connection target, String sourceId, SourceConfig config,
                                                RowCheck check) {
         for (String statement : new String[] {"SHOW SLAVE STATUS", "SHOW REPLICA STATUS"}) {
