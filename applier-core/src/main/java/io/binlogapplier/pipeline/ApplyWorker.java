@@ -243,10 +243,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             applyBarrierPart(d, t);
             ctx.faults().at(Faults.Point.WORKER_PART_APPLIED, t);
         } else {
-            if (d.joinWait() > 0) {
-                run(d, () -> awaitJoin(d.joinWait()));
-            }
-            unit.keep(t);
+            unit.keep(t, d.deferred(), d.joinWait());
             run(d, this::applyPending);
             ctx.faults().at(Faults.Point.WORKER_PART_APPLIED, t);
         }
@@ -300,11 +297,17 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     }
 
     /**
-     * Inside the unit, before its next part: wait for an earlier unit that part shares a key with.
-     * The unit's rows so far may not be sent yet (BINLOG method); under SQL their locks are held
-     * meanwhile, and a predecessor that needs one preempts this unit (the wait gives way).
+     * At the unit's end, before its tail: wait for the earlier units the tail shares keys with. The
+     * unit's other rows are sent first (BINLOG statements and net effects are otherwise held until the
+     * unit ends), so the target does their work, page reads included, while this unit waits instead of
+     * after. Their locks are held meanwhile, and a predecessor that needs one preempts this unit (the
+     * wait gives way).
      */
-    private void awaitJoin(long waitFor) throws SQLException, InterruptedException {
+    private void awaitTail(long waitFor) throws SQLException, InterruptedException {
+        if (ctx.sequencer().committed() >= waitFor) {
+            return;
+        }
+        applier.flush();
         if (ctx.sequencer().committed() >= waitFor) {
             return;
         }
@@ -316,6 +319,11 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     /** Wait for the turn, write the position row in the unit's transaction, commit. */
     private void commit(Decision d) throws SQLException, InterruptedException {
         applyPending();
+        if (unit.tailWaiting()) {
+            awaitTail(unit.tailWait());
+            unit.openTail();
+            applyPending();
+        }
         applier.flush();
         // Wait for the turn first: every unit updates the same position row, so a later unit that
         // took the row lock before its turn would block the earlier unit it waits for.
@@ -334,6 +342,9 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             unit.rows());
         ctx.publisher().release(unit.bytes());
         ctx.metrics().unitCommitted(d.transactions(), unit.rows(), unit.bytes());
+        if (unit.tailParts() > 0) {
+            ctx.metrics().tailApplied(unit.tailParts());
+        }
         long[] counts = applier.takeCounts();
         ctx.metrics().netEffect(counts[0], counts[1], counts[2]);
         ctx.metrics().leanImages(counts[3], counts[4]);
@@ -398,7 +409,9 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     private RetryPolicy.Unit situation(Decision d) {
         Transaction part = unit.current();
         Transaction last = unit.last();
-        return new RetryPolicy.Unit(d.unitId(), d.barrier(), unit.attempts(), unit.startedAlone(),
+        // A unit applied with its tail last ran in another order than the source's: only a run in source order
+        // makes a data conflict real, as a run beside earlier units does.
+        return new RetryPolicy.Unit(d.unitId(), d.barrier(), unit.attempts(), unit.startedAlone() && !unit.reordered(),
             unit.serialRetried(), applier.mayNameTheRowByApplyingInOrder(), unit.redoneAsSql(),
             part == null ? null : TransactionApplier.describe(part),
             last == null ? null : TransactionApplier.describe(last));

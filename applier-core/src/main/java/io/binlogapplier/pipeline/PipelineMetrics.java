@@ -57,6 +57,13 @@ public interface PipelineMetrics {
     }
 
     /**
+     * A unit committed that applied {@code transactions} of its transactions in its tail, after the
+     * others, once the earlier units they share keys with had committed (optimistic mode).
+     */
+    default void tailApplied(int transactions) {
+    }
+
+    /**
      * A barrier transaction was scheduled (it runs alone). {@code cause}: ddl, large_transaction,
      * source_rollback, statement_dml or non_transactional.
      */
@@ -166,6 +173,12 @@ public interface PipelineMetrics {
             public void retried(String reason) {
                 first.retried(reason);
                 second.retried(reason);
+            }
+
+            @Override
+            public void tailApplied(int transactions) {
+                first.tailApplied(transactions);
+                second.tailApplied(transactions);
             }
 
             @Override

@@ -5,19 +5,37 @@ import io.binlogapplier.transaction.Change;
 import io.binlogapplier.transaction.Transaction;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /**
- * The unit a worker is applying: which one, the parts it keeps for a retry and how many of them
- * the open target transaction holds, the bytes it holds against the ring budget, its rows, and
- * what its runs so far have learnt (retries, redone as SQL). Closed (id 0) between units. Owned by
- * one worker and used on its thread only.
+ * The unit a worker is applying: which one, the parts it keeps for a retry and which of them the
+ * open target transaction holds, the bytes it holds against the ring budget, its rows, and what its
+ * runs so far have learnt (retries, redone as SQL). Closed (id 0) between units. Owned by one worker
+ * and used on its thread only.
+ *
+ * <p>Parts the scheduler put in the unit's tail ({@link Decision#deferred()}) are applied after the
+ * others, once {@link #openTail} is called (at the unit's end, after the tail's wait). After a
+ * rollback every part is applied in source order: a retry runs after every earlier unit committed,
+ * so the tail has nothing left to wait for, and a failure the reordering caused cannot recur.
  */
 final class UnitInProgress {
     private long id;
     private Decision decision;
     private final List<Transaction> parts = new ArrayList<>();
-    private int applied;
+    /** Indexes of the parts in the tail. */
+    private final BitSet tail = new BitSet();
+    /** The tail's parts wait for this unit to commit (0: none). */
+    private long tailWait;
+    private boolean tailOpen;
+    /** Every part in source order, the tail's too (after a rollback). */
+    private boolean inOrder;
+    /** Next part to consider outside the tail (every part, in order), and in the tail. */
+    private int headNext;
+    private int tailNext;
+    /** The part {@link #nextToApply} returned last. */
+    private int current;
+    private boolean currentInTail;
     private long bytes;
     private long rows;
     private long commitMicros;
@@ -48,7 +66,14 @@ final class UnitInProgress {
         id = 0;
         decision = null;
         parts.clear();
-        applied = 0;
+        tail.clear();
+        tailWait = 0;
+        tailOpen = false;
+        inOrder = false;
+        headNext = 0;
+        tailNext = 0;
+        current = 0;
+        currentInTail = false;
         bytes = 0;
         rows = 0;
         commitMicros = 0;
@@ -95,9 +120,41 @@ final class UnitInProgress {
         return endsInRollback;
     }
 
-    /** Keeps {@code t} to apply, and to apply again after a rollback. */
-    void keep(Transaction t) {
+    /**
+     * Keeps {@code t} to apply, and to apply again after a rollback; a {@code deferred} part goes to the
+     * tail, which waits for unit {@code joinWait} (0: none) besides the units the unit began after.
+     */
+    void keep(Transaction t, boolean deferred, long joinWait) {
+        if (deferred) {
+            tail.set(parts.size());
+            tailWait = Math.max(tailWait, joinWait);
+        }
         parts.add(t);
+    }
+
+    /** The tail holds parts not yet applied, which wait for {@link #openTail}. */
+    boolean tailWaiting() {
+        return !inOrder && !tailOpen && !tail.isEmpty();
+    }
+
+    /** The unit the tail waits for (0: none). */
+    long tailWait() {
+        return tailWait;
+    }
+
+    /** The tail's wait is over: its parts may be applied, after every other part. */
+    void openTail() {
+        tailOpen = true;
+    }
+
+    /** Parts in the tail (0 once applied in source order after a rollback: then none went last). */
+    int tailParts() {
+        return inOrder ? 0 : tail.cardinality();
+    }
+
+    /** The open target transaction holds (or will hold) parts in another order than the source's. */
+    boolean reordered() {
+        return !inOrder && !tail.isEmpty();
     }
 
     /** {@code n} of the unit's bytes went back to the ring budget (a barrier's applied part). */
@@ -107,22 +164,44 @@ final class UnitInProgress {
 
     /** The next kept part the open target transaction does not hold yet, null when none. */
     Transaction nextToApply() {
-        return applied < parts.size() ? parts.get(applied) : null;
+        int i = inOrder ? headNext : tail.nextClearBit(headNext);
+        if (i < parts.size()) {
+            current = i;
+            currentInTail = false;
+            return parts.get(i);
+        }
+        if (tailOpen && !inOrder) {
+            int j = tail.nextSetBit(tailNext);
+            if (j >= 0 && j < parts.size()) {
+                current = j;
+                currentInTail = true;
+                return parts.get(j);
+            }
+        }
+        return null;
     }
 
     /** The part {@link #nextToApply} returned is now in the open target transaction. */
     void applied() {
-        applied++;
+        if (currentInTail) {
+            tailNext = current + 1;
+        } else {
+            headNext = current + 1;
+        }
     }
 
-    /** The target transaction was rolled back: every kept part is to be applied again. */
+    /** The target transaction was rolled back: every kept part is to be applied again, in source order. */
     void rolledBack() {
-        applied = 0;
+        inOrder = true;
+        headNext = 0;
+        tailNext = 0;
+        current = 0;
+        currentInTail = false;
     }
 
-    /** The part being applied (the last one when all are), null when the unit keeps none. */
+    /** The part being applied (the last one applied when all are), null when the unit keeps none. */
     Transaction current() {
-        return parts.isEmpty() ? null : parts.get(Math.min(applied, parts.size() - 1));
+        return parts.isEmpty() ? null : parts.get(Math.min(current, parts.size() - 1));
     }
 
     /** The newest kept part, null when none. */

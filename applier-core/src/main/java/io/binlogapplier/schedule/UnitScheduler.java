@@ -7,8 +7,10 @@ import io.binlogapplier.transaction.CommitGroup;
 import io.binlogapplier.transaction.Transaction;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -25,12 +27,21 @@ import java.util.TreeMap;
  *   <li>both: a barrier waits for everything before it, and everything after waits for it.</li>
  * </ul>
  * A transaction joins the open unit when that adds no wait the unit did not already have. In
- * optimistic mode it also joins when it shares a key with an earlier unit still in flight: the
- * open unit then waits, before that transaction, for that unit to commit (it commits after it
- * anyway). During a catch-up the scheduler runs far ahead of the commits, so most transactions
- * share some key with a unit in flight; cutting the unit there made units of a dozen transactions
- * where fifty fit. Waiting inside a unit holds its locks meanwhile; a conflict the keys do not show
- * is then resolved by preempting the later unit, as any other.
+ * optimistic mode it also joins when it shares a key with an earlier unit still in flight (the
+ * open unit commits after that unit anyway), but into the unit's <em>tail</em>: the worker applies
+ * the unit's other transactions first, then waits for the units the tail needs, then applies the
+ * tail in source order. A later transaction that shares a key with one in the tail goes there too
+ * (after a transaction the tail holds without keys, every later one does), so every pair of
+ * transactions the move reorders has no key in common: the same condition under which two units
+ * run side by side in either order. What keys cannot show (two values a collation holds equal that
+ * hash apart) shows as an error; a unit retried applies every transaction in source order.
+ *
+ * <p>Why: during a catch-up the scheduler runs far ahead of the commits, so most transactions
+ * share some key with a unit in flight. Cutting the unit there made units of a dozen transactions
+ * where fifty fit; waiting at that transaction inside the unit (as before the tail) left the unit's
+ * later transactions waiting too, and on a target that reads its pages from disk, workers waiting
+ * are page reads not in flight. Waiting holds the unit's locks; a conflict the keys do not show is
+ * then resolved by preempting the later unit, as any other.
  */
 public final class UnitScheduler {
     private final ApplyMode mode;
@@ -79,10 +90,16 @@ public final class UnitScheduler {
         long startNanos;
         boolean barrier;
         boolean pending;
-        /** The latest unit this unit waits for, at its start or inside it. */
+        /** The latest unit this unit waits for at its start: what its transactions outside the tail may need. */
         long waited;
         /** The wait the next transaction joins with (set when it was admitted). */
         long nextJoinWait;
+        /** The next transaction joins the tail (set when it was admitted). */
+        boolean nextDeferred;
+        /** Keys of the tail's transactions (null while the tail is empty). */
+        Set<Long> tailKeys;
+        /** The tail holds a transaction without keys: every later transaction joins the tail. */
+        boolean tailTakesAll;
     }
 
     /** What follows the part being scheduled, if the ring already has it. */
@@ -130,12 +147,22 @@ public final class UnitScheduler {
         this.committed = committed;
         boolean start = false;
         long joinWait = 0;
+        boolean deferred = false;
         if (part.part() == 0) {
             if (open == null) {
                 start = true;
                 long wait = dependency(part, traits, false);
                 open = new Open();
                 open.id = ++lastUnit;
+                if (mode == ApplyMode.OPTIMISTIC && active > 1 && !traits.barrier() && part.lastPart()
+                    && wait > Math.max(floor, committed)) {
+                    // The first transaction waits for a unit in flight: it starts the unit's tail, and the
+                    // unit starts now (after the last barrier), so that what follows it need not wait.
+                    joinWait = wait;
+                    deferred = true;
+                    toTail(open, traits);
+                    wait = floor > committed ? floor : 0;
+                }
                 open.startWait = wait;
                 open.waited = wait;
                 open.startNanos = nowNanos;
@@ -148,7 +175,9 @@ public final class UnitScheduler {
             }
             if (!start) {
                 joinWait = open.nextJoinWait;
+                deferred = open.nextDeferred;
                 open.nextJoinWait = 0;
+                open.nextDeferred = false;
             }
             record(part, traits);
         }
@@ -156,7 +185,7 @@ public final class UnitScheduler {
         Open unit = open;
         if (!part.lastPart()) {
             return new Decision(unit.id, unit.worker, start, unit.startWait, false, null, 0, unit.barrier,
-                unit.pending, joinWait);
+                unit.pending, joinWait, deferred);
         }
         unit.transactions++;
         if (part.head().gtid() != null) {
@@ -169,7 +198,7 @@ public final class UnitScheduler {
             open = null;
         }
         return new Decision(unit.id, unit.worker, start, unit.startWait, end, after, unit.transactions, unit.barrier,
-            unit.pending, joinWait);
+            unit.pending, joinWait, deferred);
     }
 
     /** Sweeps of the key and unit maps so far (see {@link #prune}). */
@@ -223,18 +252,51 @@ public final class UnitScheduler {
         }
         if (workers == 1 || (active == 1 && aloneInFlight(unit.worker))) {
             // Every unit in flight is on this unit's worker, which applies them in order: whatever
-            // the transaction depends on commits before this unit starts.
+            // the transaction depends on commits before this unit starts. Once the unit has a tail
+            // (begun while other workers had units in flight), what follows joins the tail, after it.
+            if (unit.tailKeys != null || unit.tailTakesAll) {
+                unit.nextDeferred = true;
+                unit.tailTakesAll = true;
+            }
             return true;
         }
         long dep = dependency(t, traits, true);
+        boolean behindTail = unit.tailTakesAll || unit.tailKeys != null && sharesKey(unit.tailKeys, traits);
         // A unit that is already committed, or one this unit waits for already, is no further wait.
-        if (dep <= Math.max(unit.waited, committed)) {
+        if (!behindTail && dep <= Math.max(unit.waited, committed)) {
             return true;
         }
         if (mode == ApplyMode.OPTIMISTIC && dep < unit.id) {
-            unit.nextJoinWait = dep;
-            unit.waited = dep;
+            unit.nextJoinWait = dep > Math.max(unit.waited, committed) ? dep : 0;
+            unit.nextDeferred = true;
+            toTail(unit, traits);
             return true;
+        }
+        return false;
+    }
+
+    /** Remembers that a transaction with {@code traits} is in the tail of {@code unit}. */
+    private static void toTail(Open unit, TransactionTraits traits) {
+        if (traits.unkeyed()) {
+            unit.tailTakesAll = true;
+            return;
+        }
+        if (unit.tailKeys == null) {
+            unit.tailKeys = new HashSet<>();
+        }
+        for (long k : traits.writeSet()) {
+            unit.tailKeys.add(k);
+        }
+    }
+
+    private static boolean sharesKey(Set<Long> keys, TransactionTraits traits) {
+        if (traits.unkeyed()) {
+            return true;
+        }
+        for (long k : traits.writeSet()) {
+            if (keys.contains(k)) {
+                return true;
+            }
         }
         return false;
     }

@@ -49,6 +49,46 @@ class ParallelIT {
         applyWithEveryContender(start, "hot", "sql");
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "apply.method {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"binlog", "sql"})
+    void aTransactionThatSharesAKeyWithTheTailGoesAfterItWhileAnEarlierUnitIsInFlight(String method) {
+        // Units of 2: unit 1 updates 20,000 rows and row 1 of hot, so it is still in flight when unit 2 (t1, t2:
+        // both set row 1's c) is scheduled. t1 shares row 1 with unit 1: it goes to unit 2's tail. t2 shares row
+        // 1 with t1: it must go to the tail too, after t1. Applied before t1 it would leave c = 't1', or, had it
+        // taken row 1's lock before unit 1, make the conflict monitor roll unit 2 back to apply it in source order
+        // (no tail counted then).
+        String db = "tail_" + method;
+        SERVERS.target().execute("DROP DATABASE IF EXISTS binlog_applier");
+        String start = TestApplier.currentPosition(SERVERS.source());
+        SERVERS.source().execute("CREATE DATABASE " + db,
+            "CREATE TABLE " + db + ".hot (id INT PRIMARY KEY, c VARCHAR(10))",
+            "CREATE TABLE " + db + ".bulk (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO " + db + ".hot VALUES (1, 'a'), (2, 'a')",
+            "USE " + db + "; INSERT INTO bulk SELECT seq, 0 FROM seq_1_to_20000");
+        String apply = "  method: " + method + "\n  unit_max_transactions: 2\n";
+        TestApplier.runUntilCurrent(new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), "tl", start,
+            "optimistic", 4, apply), "t", "tl"));
+        SERVERS.source().execute("BEGIN; UPDATE " + db + ".bulk SET v = v + 1; UPDATE " + db + ".hot SET c = 'u1'"
+                + " WHERE id = 1; COMMIT",
+            "UPDATE " + db + ".hot SET c = 'u2' WHERE id = 2",
+            "UPDATE " + db + ".hot SET c = 't1' WHERE id = 1",
+            "UPDATE " + db + ".hot SET c = 't2' WHERE id = 1");
+        java.util.concurrent.atomic.AtomicLong tail = new java.util.concurrent.atomic.AtomicLong();
+        PipelineMetrics counting = new PipelineMetrics() {
+            @Override
+            public void tailApplied(int transactions) {
+                tail.addAndGet(transactions);
+            }
+        };
+
+        TestApplier.runUntilCurrent(new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), "tl", start,
+            "optimistic", 4, apply), "t", "tl"), counting);
+
+        assertThat(SERVERS.target().queryString("SELECT c FROM " + db + ".hot WHERE id = 1")).isEqualTo("t2");
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+        assertThat(tail.get()).as("t1 and t2 went to unit 2's tail").isEqualTo(2);
+    }
+
     @Test
     void foreignKeyCascadesUnderConcurrentWriters() throws Exception {
         String start = TestApplier.currentPosition(SERVERS.source());

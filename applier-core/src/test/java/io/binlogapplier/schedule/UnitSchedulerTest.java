@@ -31,6 +31,11 @@ class UnitSchedulerTest {
         return out;
     }
 
+    /** What a unit's first transaction waits for: at the unit's start, or in its tail. */
+    private static long firstWait(Decision d) {
+        return d.deferred() ? d.joinWait() : d.waitFor();
+    }
+
     private static List<TransactionTraits> plain(int n) {
         List<TransactionTraits> t = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -199,11 +204,25 @@ class UnitSchedulerTest {
         Decision c = s.schedule(Transactions.mariadb(3, 3), TransactionTraits.ordinary(new long[] {11, 30}), null, 0, 0);
         Decision d = s.schedule(Transactions.mariadb(4, 4), TransactionTraits.ordinary(new long[] {20, 11}), null, 0, 0);
 
-        assertThat(a.waitFor()).isZero();
-        assertThat(b.waitFor()).as("different commit groups, no shared key").isZero();
-        assertThat(c.waitFor()).as("shares key 11 with unit 1").isEqualTo(1);
-        assertThat(d.waitFor()).as("key 11 last written by unit 3, key 20 by unit 2").isEqualTo(3);
-        assertThat(c.worker()).as("goes to the worker it waits for").isEqualTo(a.worker());
+        assertThat(firstWait(a)).isZero();
+        assertThat(firstWait(b)).as("different commit groups, no shared key").isZero();
+        assertThat(firstWait(c)).as("shares key 11 with unit 1").isEqualTo(1);
+        assertThat(firstWait(d)).as("key 11 last written by unit 3, key 20 by unit 2").isEqualTo(3);
+        assertThat(c.deferred()).as("t3 starts its unit's tail; the unit itself starts at once").isTrue();
+        assertThat(c.waitFor()).isZero();
+        assertThat(c.worker()).as("on a worker without a unit").isNotIn(a.worker(), b.worker());
+    }
+
+    @Test
+    void theFirstTransactionOfAUnitWaitsAtItsStartWithOneWorkerTakingUnits() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
+        s.activeWorkers(1);
+        Decision a = s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {10}), null, 0, 0);
+        Decision b = s.schedule(Transactions.mariadb(2, 2), TransactionTraits.ordinary(new long[] {10}), null, 0, 0);
+
+        assertThat(b.deferred()).isFalse();
+        assertThat(b.waitFor()).isEqualTo(1);
+        assertThat(b.worker()).isEqualTo(a.worker());
     }
 
     @Test
@@ -217,11 +236,11 @@ class UnitSchedulerTest {
         Decision d = s.schedule(Transactions.mariadb(4, 4), TransactionTraits.ordinary(new long[] {99}), null, 0, 0);
         Decision e = s.schedule(Transactions.mariadb(5, 5), TransactionTraits.ordinary(new long[] {98}), null, 0, 0);
 
-        assertThat(b.waitFor()).as("no shared key").isZero();
-        assertThat(c.waitFor()).as("unkeyed: after the last unit before it").isEqualTo(2);
-        assertThat(d.waitFor()).as("shares no key with anything, but unit 3's keys are unknown").isEqualTo(3);
-        assertThat(e.waitFor()).as("the same, and unit 4 shares no key").isEqualTo(3);
-        assertThat(a.waitFor()).isZero();
+        assertThat(firstWait(b)).as("no shared key").isZero();
+        assertThat(firstWait(c)).as("unkeyed: after the last unit before it").isEqualTo(2);
+        assertThat(firstWait(d)).as("shares no key with anything, but unit 3's keys are unknown").isEqualTo(3);
+        assertThat(firstWait(e)).as("the same, and unit 4 shares no key").isEqualTo(3);
+        assertThat(firstWait(a)).isZero();
     }
 
     @Test
@@ -236,11 +255,12 @@ class UnitSchedulerTest {
         Decision c = s.schedule(t3, unkeyed, new UnitScheduler.Lookahead.Next(t4, keyed), 0, 0);         // unit 3
         Decision d = s.schedule(t4, keyed, null, 0, 0);
 
-        assertThat(c.waitFor()).isEqualTo(2);
-        assertThat(d.unitId()).as("joins unit 3, which already waits for everything before it").isEqualTo(3);
-        assertThat(d.joinWait()).isZero();
+        assertThat(firstWait(c)).isEqualTo(2);
+        assertThat(d.unitId()).as("joins unit 3's tail, which already waits for everything before it").isEqualTo(3);
+        assertThat(d.deferred()).as("after t3, which has no keys").isTrue();
+        assertThat(d.joinWait()).as("no wait beyond the tail's").isLessThanOrEqualTo(c.joinWait());
         Decision e = s.schedule(Transactions.mariadb(5, 5), TransactionTraits.ordinary(new long[] {50}), null, 0, 0);
-        assertThat(e.waitFor()).as("after unit 3, the latest with an unkeyed transaction").isEqualTo(3);
+        assertThat(firstWait(e)).as("after unit 3, the latest with an unkeyed transaction").isEqualTo(3);
     }
 
     @Test
@@ -255,28 +275,90 @@ class UnitSchedulerTest {
     }
 
     @Test
-    void optimisticJoinsATransactionThatSharesAKeyWithAnEarlierUnitAndWaitsForItInsideTheUnit() {
+    void optimisticPutsATransactionThatSharesAKeyWithAnEarlierUnitInTheTailOfTheOpenUnit() {
         UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
         s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {7}), null, 0, 0);
         Transaction t2 = Transactions.mariadb(2, 2);
         Transaction t3 = Transactions.mariadb(3, 3);
         Transaction t4 = Transactions.mariadb(4, 4);
+        Transaction t5 = Transactions.mariadb(5, 5);
         Decision d2 = s.schedule(t2, TransactionTraits.ordinary(new long[] {8}),
             new UnitScheduler.Lookahead.Next(t3, TransactionTraits.ordinary(new long[] {7})), 0, 0);
         Decision d3 = s.schedule(t3, TransactionTraits.ordinary(new long[] {7}),
-            new UnitScheduler.Lookahead.Next(t4, TransactionTraits.ordinary(new long[] {7, 9})), 0, 0);
-        Decision d4 = s.schedule(t4, TransactionTraits.ordinary(new long[] {7, 9}), null, 0, 0);
+            new UnitScheduler.Lookahead.Next(t4, TransactionTraits.ordinary(new long[] {9, 7})), 0, 0);
+        Decision d4 = s.schedule(t4, TransactionTraits.ordinary(new long[] {9, 7}),
+            new UnitScheduler.Lookahead.Next(t5, TransactionTraits.ordinary(new long[] {11})), 0, 0);
+        Decision d5 = s.schedule(t5, TransactionTraits.ordinary(new long[] {11}), null, 0, 0);
 
         assertThat(d2.unitId()).isEqualTo(2);
         assertThat(d2.waitFor()).as("unit 2 starts at once").isZero();
-        assertThat(d2.joinWait()).isZero();
+        assertThat(d2.deferred()).isFalse();
         assertThat(d2.unitEnd()).as("t3 joins unit 2 although unit 1, sharing key 7, is in flight").isFalse();
         assertThat(d3.unitId()).isEqualTo(2);
-        assertThat(d3.joinWait()).as("unit 2 waits for unit 1 before applying t3").isEqualTo(1);
+        assertThat(d3.deferred()).as("t3 goes to unit 2's tail").isTrue();
+        assertThat(d3.joinWait()).as("the tail waits for unit 1").isEqualTo(1);
+        assertThat(d4.deferred()).as("t4 shares key 7 with t3, in the tail: after it").isTrue();
+        assertThat(d4.joinWait()).as("no unit in flight has key 9").isZero();
+        assertThat(d5.deferred()).as("t5 shares no key with the tail nor with a unit in flight").isFalse();
+        assertThat(d5.joinWait()).isZero();
+        assertThat(d5.unitEnd()).isTrue();
+        assertThat(d5.transactions()).isEqualTo(4);
+    }
+
+    @Test
+    void afterATransactionWithoutKeysInTheTailEveryLaterTransactionJoinsTheTail() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
+        s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {7}), null, 0, 0);
+        Transaction t2 = Transactions.mariadb(2, 2);
+        Transaction t3 = Transactions.mariadb(3, 3);
+        Transaction t4 = Transactions.mariadb(4, 4);
+        TransactionTraits unkeyed = TransactionTraits.unkeyedOrdinary();
+        Decision d2 = s.schedule(t2, TransactionTraits.ordinary(new long[] {8}),
+            new UnitScheduler.Lookahead.Next(t3, unkeyed), 0, 0);
+        Decision d3 = s.schedule(t3, unkeyed,
+            new UnitScheduler.Lookahead.Next(t4, TransactionTraits.ordinary(new long[] {12})), 0, 0);
+        Decision d4 = s.schedule(t4, TransactionTraits.ordinary(new long[] {12}), null, 0, 0);
+
+        assertThat(d2.deferred()).isFalse();
+        assertThat(d3.deferred()).as("without keys, t3 follows everything before it, unit 1 included").isTrue();
+        assertThat(d3.joinWait()).isEqualTo(1);
+        assertThat(d4.deferred()).as("t4 follows t3, which has no keys").isTrue();
         assertThat(d4.unitId()).isEqualTo(2);
-        assertThat(d4.joinWait()).as("key 7 is now the open unit's own: no further wait").isZero();
-        assertThat(d4.unitEnd()).isTrue();
-        assertThat(d4.transactions()).isEqualTo(3);
+    }
+
+    @Test
+    void onceTheUnitHasATailWhatFollowsJoinsItAlsoWhenOneWorkerIsLeft() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
+        Decision d1 = s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {7}), null, 0, 0);
+        Transaction t2 = Transactions.mariadb(2, 2);
+        Transaction t3 = Transactions.mariadb(3, 3);
+        Transaction t4 = Transactions.mariadb(4, 4);
+        Decision d2 = s.schedule(t2, TransactionTraits.ordinary(new long[] {8}),
+            new UnitScheduler.Lookahead.Next(t3, TransactionTraits.ordinary(new long[] {7})), 0, 0);
+        assertThat(d2.worker()).isNotEqualTo(d1.worker());
+        s.committed(1);
+        s.activeWorkers(1);
+        Decision d3 = s.schedule(t3, TransactionTraits.ordinary(new long[] {7}),
+            new UnitScheduler.Lookahead.Next(t4, TransactionTraits.ordinary(new long[] {7, 9})), 0, 1);
+        Decision d4 = s.schedule(t4, TransactionTraits.ordinary(new long[] {7, 9}), null, 0, 1);
+
+        assertThat(d3.deferred()).isTrue();
+        assertThat(d4.unitId()).isEqualTo(2);
+        assertThat(d4.deferred()).as("t4 shares key 7 with t3, in the tail: applied after it").isTrue();
+    }
+
+    @Test
+    void aTransactionBehindNothingInFlightStaysOutOfTheTail() {
+        UnitScheduler s = scheduler(ApplyMode.OPTIMISTIC, 4, BIG);
+        s.schedule(Transactions.mariadb(1, 1), TransactionTraits.ordinary(new long[] {7}), null, 0, 0);
+        Transaction t2 = Transactions.mariadb(2, 2);
+        Transaction t3 = Transactions.mariadb(3, 3);
+        s.schedule(t2, TransactionTraits.ordinary(new long[] {8}),
+            new UnitScheduler.Lookahead.Next(t3, TransactionTraits.ordinary(new long[] {8, 9})), 0, 0);
+        Decision d3 = s.schedule(t3, TransactionTraits.ordinary(new long[] {8, 9}), null, 0, 0);
+
+        assertThat(d3.deferred()).as("key 8 is the open unit's own: t3 follows t2 in source order").isFalse();
+        assertThat(d3.joinWait()).isZero();
     }
 
     @Test
@@ -306,6 +388,7 @@ class UnitSchedulerTest {
 
         assertThat(d2.unitEnd()).as("unit 1, which t3 follows, is committed: nothing to wait for").isFalse();
         assertThat(d3.unitId()).isEqualTo(2);
+        assertThat(d3.deferred()).isFalse();
         assertThat(d3.unitEnd()).isTrue();
         assertThat(d3.transactions()).isEqualTo(2);
     }

@@ -52,6 +52,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String NET_EFFECT_ROWS = PREFIX + "net.effect.rows";
     static final String NET_EFFECT_STATEMENTS = PREFIX + "net.effect.statements";
     static final String ORDERED_ROWS = PREFIX + "ordered.rows";
+    static final String TAIL_TRANSACTIONS = PREFIX + "tail.transactions";
     static final String BEFORE_IMAGE_DROPPED = PREFIX + "before.image.dropped";
     static final String AFTER_IMAGE_DROPPED = PREFIX + "after.image.dropped";
     static final String READ_AHEAD_ROWS = PREFIX + "read.ahead.rows";
@@ -92,6 +93,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     private final Map<String, Counter> readAheadRows = new ConcurrentHashMap<>();
     private final Counter readAheadStatements;
     private final Counter netEffectRows;
+    private final Counter tailTransactions;
     private final Counter netEffectStatements;
     private final Counter beforeImageDropped;
     private final Counter afterImageDropped;
@@ -116,6 +118,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
         rowsApplied = counter(ROWS_APPLIED, null, "Row changes committed on the target");
         bytesApplied = counter(APPLIED, "bytes", "Binlog event bytes of the transactions committed on the target");
         unitsCommitted = counter(UNITS_COMMITTED, null, "Apply units (target transactions) committed");
+        tailTransactions = counter(TAIL_TRANSACTIONS, null, "Source transactions applied in their unit's tail, after"
+            + " its other transactions, once the earlier units they share keys with had committed (optimistic mode)");
         netEffectRows = counter(NET_EFFECT_ROWS, null, "Row changes the SQL method applied as their net effect per key"
             + " (see net_effect_statements)");
         netEffectStatements = counter(NET_EFFECT_STATEMENTS, null, "Multi-row statements the SQL method sent for the"
@@ -281,6 +285,11 @@ public final class MicrometerMetrics implements PipelineMetrics {
         if (afterBytesDropped > 0) {
             afterImageDropped.increment(afterBytesDropped);
         }
+    }
+
+    @Override
+    public void tailApplied(int transactions) {
+        tailTransactions.increment(transactions);
     }
 
     @Override

@@ -54,6 +54,8 @@ class MicrometerMetricsTest {
         metrics.barrier("ddl");
         metrics.netEffect(500, 4, 0);
         metrics.netEffect(100, 2, 30);
+        metrics.tailApplied(3);
+        metrics.tailApplied(2);
         metrics.leanImages(4096, 1024);
         metrics.leanImages(0, 0);
         metrics.readAhead("read", 120, 4);
@@ -80,6 +82,7 @@ class MicrometerMetricsTest {
             "binlog_applier_applied_source_commit_timestamp_seconds", "binlog_applier_flush_relaxed",
             "binlog_applier_state", "binlog_applier_barriers_total", "binlog_applier_net_effect_rows_total",
             "binlog_applier_net_effect_statements_total", "binlog_applier_ordered_rows_total",
+            "binlog_applier_tail_transactions_total",
             "binlog_applier_before_image_dropped_bytes_total", "binlog_applier_after_image_dropped_bytes_total",
             "binlog_applier_apply_method", "binlog_applier_read_ahead_rows_total",
             "binlog_applier_read_ahead_statements_total");
@@ -107,6 +110,7 @@ class MicrometerMetricsTest {
             .contains("binlog_applier_net_effect_rows_total{target=\"orders-replica\"} 600.0")
             .contains("binlog_applier_net_effect_statements_total{target=\"orders-replica\"} 6.0")
             .contains("binlog_applier_ordered_rows_total{target=\"orders-replica\"} 30.0")
+            .contains("binlog_applier_tail_transactions_total{target=\"orders-replica\"} 5.0")
             .contains("binlog_applier_before_image_dropped_bytes_total{target=\"orders-replica\"} 4096.0")
             .contains("binlog_applier_after_image_dropped_bytes_total{target=\"orders-replica\"} 1024.0")
             .contains("binlog_applier_read_ahead_rows_total{outcome=\"read\",target=\"orders-replica\"} 120.0")
