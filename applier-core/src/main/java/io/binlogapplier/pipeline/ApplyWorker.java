@@ -458,6 +458,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         state.preemptedBy.set(0);
         ctx.sequencer().awaitCommitted(d.unitId() - 1);
         state.preemptedBy.set(0);
+        unit.openTail(); // every earlier unit committed: the tail has nothing left to wait for
     }
 
     private void rollback() throws SQLException {

@@ -15,9 +15,9 @@ import java.util.List;
  * and used on its thread only.
  *
  * <p>Parts the scheduler put in the unit's tail ({@link Decision#deferred()}) are applied after the
- * others, once {@link #openTail} is called (at the unit's end, after the tail's wait). After a
- * rollback every part is applied in source order: a retry runs after every earlier unit committed,
- * so the tail has nothing left to wait for, and a failure the reordering caused cannot recur.
+ * others, once {@link #openTail} is called (the earlier units they wait for committed). After a
+ * rollback every part is applied in source order, so a failure the reordering caused cannot recur;
+ * until the tail is open that order stops at the tail's first part.
  */
 final class UnitInProgress {
     private long id;
@@ -134,7 +134,7 @@ final class UnitInProgress {
 
     /** The tail holds parts not yet applied, which wait for {@link #openTail}. */
     boolean tailWaiting() {
-        return !inOrder && !tailOpen && !tail.isEmpty();
+        return !tailOpen && !tail.isEmpty();
     }
 
     /** The unit the tail waits for (0: none). */
@@ -142,7 +142,7 @@ final class UnitInProgress {
         return tailWait;
     }
 
-    /** The tail's wait is over: its parts may be applied, after every other part. */
+    /** The tail's wait is over: its parts may be applied (after every other part, unless in source order). */
     void openTail() {
         tailOpen = true;
     }
@@ -165,6 +165,9 @@ final class UnitInProgress {
     /** The next kept part the open target transaction does not hold yet, null when none. */
     Transaction nextToApply() {
         int i = inOrder ? headNext : tail.nextClearBit(headNext);
+        if (inOrder && !tailOpen && tail.get(i)) {
+            return null; // in source order, the tail's first part still waits for its units
+        }
         if (i < parts.size()) {
             current = i;
             currentInTail = false;
@@ -190,7 +193,10 @@ final class UnitInProgress {
         }
     }
 
-    /** The target transaction was rolled back: every kept part is to be applied again, in source order. */
+    /**
+     * The target transaction was rolled back: every kept part is to be applied again, in source order
+     * (from the tail's first part on only once {@link #openTail} was called).
+     */
     void rolledBack() {
         inOrder = true;
         headNext = 0;

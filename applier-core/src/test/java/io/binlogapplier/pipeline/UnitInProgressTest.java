@@ -67,7 +67,9 @@ class UnitInProgressTest {
     }
 
     @Test
-    void afterARollbackEveryPartIsAppliedInSourceOrderWithoutWaiting() {
+    void afterARollbackThePartsGoInSourceOrderAndTheTailStillWaitsForItsUnits() {
+        // A unit applied again as SQL right after its rollback (a BINLOG statement failed) has not waited for
+        // the earlier units its tail needs: source order stops at the tail's first part until the tail opens.
         UnitInProgress u = new UnitInProgress();
         u.begin(UNIT, false, false);
         Transaction t1 = tx(1);
@@ -80,12 +82,34 @@ class UnitInProgressTest {
 
         u.rolledBack();
 
-        assertThat(u.tailWaiting()).as("a retry runs after every earlier unit committed").isFalse();
-        assertThat(u.reordered()).isFalse();
-        assertThat(drain(u)).containsExactly(t1, t2, t3);
+        assertThat(u.reordered()).as("in source order from now on").isFalse();
+        assertThat(u.tailWaiting()).isTrue();
+        assertThat(drain(u)).containsExactly(t1);
+        u.openTail();
+        assertThat(u.tailWaiting()).isFalse();
+        assertThat(drain(u)).containsExactly(t2, t3);
         Transaction t4 = tx(4);
         u.keep(t4, true, 4);
-        assertThat(drain(u)).as("a tail part arriving after the retry goes in order too").containsExactly(t4);
+        assertThat(drain(u)).as("a tail part arriving after the tail opened goes in order").containsExactly(t4);
+    }
+
+    @Test
+    void aRetryAfterEveryEarlierUnitCommittedAppliesEverythingInSourceOrder() {
+        UnitInProgress u = new UnitInProgress();
+        u.begin(UNIT, false, false);
+        Transaction t1 = tx(1);
+        Transaction t2 = tx(2);
+        Transaction t3 = tx(3);
+        u.keep(t1, true, 3);
+        u.keep(t2, false, 0);
+        u.keep(t3, true, 0);
+        assertThat(drain(u)).containsExactly(t2);
+
+        u.rolledBack();
+        u.openTail(); // what the worker does once every earlier unit committed
+
+        assertThat(drain(u)).containsExactly(t1, t2, t3);
+        assertThat(u.tailParts()).as("none went last").isZero();
     }
 
     @Test
