@@ -308,9 +308,6 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             return;
         }
         applier.flush();
-        if (ctx.sequencer().committed() >= waitFor) {
-            return;
-        }
         state.busySince = 0;
         ctx.sequencer().awaitCommitted(waitFor, state);
         state.busySince = System.nanoTime();
@@ -342,8 +339,9 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             unit.rows());
         ctx.publisher().release(unit.bytes());
         ctx.metrics().unitCommitted(d.transactions(), unit.rows(), unit.bytes());
-        if (unit.tailParts() > 0) {
-            ctx.metrics().tailApplied(unit.tailParts());
+        int tailParts = unit.tailParts();
+        if (tailParts > 0) {
+            ctx.metrics().tailApplied(tailParts);
         }
         long[] counts = applier.takeCounts();
         ctx.metrics().netEffect(counts[0], counts[1], counts[2]);

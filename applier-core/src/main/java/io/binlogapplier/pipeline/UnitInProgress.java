@@ -70,10 +70,7 @@ final class UnitInProgress {
         tailWait = 0;
         tailOpen = false;
         inOrder = false;
-        headNext = 0;
-        tailNext = 0;
-        current = 0;
-        currentInTail = false;
+        rewind();
         bytes = 0;
         rows = 0;
         commitMicros = 0;
@@ -154,7 +151,7 @@ final class UnitInProgress {
 
     /** The open target transaction holds (or will hold) parts in another order than the source's. */
     boolean reordered() {
-        return !inOrder && !tail.isEmpty();
+        return tailParts() > 0;
     }
 
     /** {@code n} of the unit's bytes went back to the ring budget (a barrier's applied part). */
@@ -199,6 +196,11 @@ final class UnitInProgress {
      */
     void rolledBack() {
         inOrder = true;
+        rewind();
+    }
+
+    /** No part is in the open target transaction. */
+    private void rewind() {
         headNext = 0;
         tailNext = 0;
         current = 0;
