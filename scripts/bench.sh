@@ -398,10 +398,10 @@ measure_once() { # measure_once J RUN: one run of contender J
   set_tls "${C_TLS[$j]}"
   fresh_target "$flush"
   rm -f "$WORK/run.error" "$WORK/ours.cpu"
-  local cpu0 disk0; cpu0=$(target_cpu); disk0=$(disk_sectors)
+  local cpu0 disk0 machine0; cpu0=$(target_cpu); disk0=$(disk_sectors); machine0=$(machine_ticks)
   r=$("run_$kind" "${args[@]}") || r=error # e.g. the target refused CHANGE MASTER; its message is above
   C_RUNS[j]+="$r "
-  echo "$workload,$flush,$name,$i,$r,$(echo "$(target_cpu) - $cpu0" | bc),$(cat "$WORK/ours.cpu" 2>/dev/null || true)" \
+  echo "$workload,$flush,$name,$i,$r,$(echo "$(target_cpu) - $cpu0" | bc),$(cat "$WORK/ours.cpu" 2>/dev/null || true),$(machine_shares "$machine0")" \
     >>"$OUT/cpu.csv"
   if [ -n "$SEED" ]; then # what the run read from and wrote to disk (before the checksums read everything)
     echo "$workload,$flush,$name,$i,$r,$(sql "$TGT" "SELECT GROUP_CONCAT(VARIABLE_VALUE ORDER BY VARIABLE_NAME)
@@ -462,6 +462,18 @@ target_cpu() { # target_cpu -> CPU seconds (user + system) the target's mariadbd
   awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$(cat "$WORK/target/mysqld.pid")/stat"
 }
 
+# The whole machine's CPU time (every process and the kernel, /proc/stat): a run on 2 cores can be held
+# back by the CPUs as a whole while neither the target nor binlog-applier uses a full core.
+machine_ticks() { # machine_ticks -> "USER SYSTEM IOWAIT IDLE STEAL" ticks so far (SYSTEM with irq and softirq)
+  awk '$1 == "cpu" { print $2 + $3, $4 + $7 + $8, $6, $5, $9 }' /proc/stat
+}
+machine_shares() { # machine_shares "TICKS0" -> "USER%,SYSTEM%,IOWAIT%,IDLE%,STEAL%" of the CPUs' time since
+  local a b c d e; read -r a b c d e <<<"$1"; set -- $(machine_ticks)
+  awk -v u=$(($1 - a)) -v s=$(($2 - b)) -v w=$(($3 - c)) -v i=$(($4 - d)) -v t=$(($5 - e)) 'BEGIN {
+    n = u + s + w + i + t; if (n <= 0) { print ",,,,"; exit }
+    printf "%.0f,%.0f,%.0f,%.0f,%.0f", 100 * u / n, 100 * s / n, 100 * w / n, 100 * i / n, 100 * t / n }'
+}
+
 # The block device under $WORK, as /proc/diskstats names it (a partition or the whole disk), or nothing
 # (tmpfs, overlay): what the io_* runs read from and wrote to it, every process's I/O on it included.
 DISK_DEV=$(basename "$(df --output=source "$WORK" 2>/dev/null | tail -1)")
@@ -479,8 +491,9 @@ ratio() { # ratio SECONDS BASE -> SECONDS/BASE with 2 decimals, or nothing
 
 CSV="$OUT/results.csv"
 # CPU seconds of each run: the target server's (for the native replica that is all of it: I/O thread,
-# relay log, SQL threads) and binlog-applier's process
-echo "workload,flush,contender,run,seconds,target_cpu_seconds,applier_cpu_seconds" >"$OUT/cpu.csv"
+# relay log, SQL threads) and binlog-applier's process; then how the whole machine's CPU time was spent
+# over the run, in percent (user, system with interrupts, waiting for I/O, idle, stolen by the host)
+echo "workload,flush,contender,run,seconds,target_cpu_seconds,applier_cpu_seconds,machine_user_pct,machine_system_pct,machine_iowait_pct,machine_idle_pct,machine_steal_pct" >"$OUT/cpu.csv"
 echo "workload,flush,contender,run,seconds,buffer_pool_pages_flushed,buffer_pool_reads,buffer_pool_read_requests,buffer_pool_wait_free,disk_mb_read,disk_mb_written" \
   >"$OUT/io-stats.csv"
 echo "workload,transactions,flush,contender,seconds,transactions_per_second,ratio_to_best_native,ratio_to_native_serial,verdict" >"$CSV"
