@@ -52,6 +52,18 @@ public record ApplyConfig(
     /** {@code unit_max_transactions: auto}: most transactions per unit while one worker takes units. */
     public static final int UNIT_MAX_TRANSACTIONS_ALONE = 1000;
 
+    /**
+     * Read-ahead runs at all: {@code enabled: true}, or {@code auto} with a fixed number of workers.
+     * Under {@code workers: auto} the governor answers the sign read-ahead waits for (the target reading
+     * pages from its disk) with more workers, and read-ahead under {@code auto} stands down while more
+     * than two are busy; it read at most 66 row changes in a whole I/O-bound catch-up there, and the
+     * runs with it were no faster (docs/benchmark.md). So {@code auto} does not start it beside them.
+     */
+    public boolean readAheadRuns() {
+        return readAhead.enabled() == ReadAheadConfig.Enabled.ON
+            || readAhead.enabled() == ReadAheadConfig.Enabled.AUTO && !workersAuto;
+    }
+
     /** A fixed number of workers. */
     public ApplyConfig(ApplyMode mode, ApplyMethod method, int workers, int unitMaxTransactions, long unitMaxBytes,
                        Duration unitMaxDelay, int ringEntries, long ringBytes, int retries, boolean netEffect,

@@ -150,7 +150,7 @@ public final class Applier {
         // workers, the scheduler, the conflict monitor, the target watch, the schema watch, the control connection /
         // durability ... and the liveness thread's, and under workers: auto the governor's
         int poolSize = config.apply().workers() + 6 + (config.apply().workersAuto() ? 1 : 0)
-            + (config.apply().readAhead().runs() ? config.apply().readAhead().connections() : 0);
+            + (config.apply().readAheadRuns() ? config.apply().readAhead().connections() : 0);
         // workers: auto starts with one worker taking units; the others connect when first given one
         // (16 connections made while the JVM starts cost a first commit about 0.6 s later)
         int madeAtStart = config.apply().workersAuto() ? poolSize - config.apply().workers() + 1 : poolSize;

@@ -228,13 +228,16 @@ public final class Pipeline {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
         }
         ReadAhead readAhead = null;
-        if (config.apply().readAhead().runs()) {
+        if (config.apply().readAheadRuns()) {
             readAhead = new ReadAhead(name, config.apply().readAhead(), new ReadAhead.Sources(target, schemas,
                 // a quarter of the ring, but at least one part: a whole transaction up to a part's size can queue
                 () -> frontier(states), () -> busy(states), Math.max(config.apply().ringBytes() / 4, PART_BYTES)),
                 metrics::readAhead);
             readAhead.start();
             schedulerHandler.onScheduled(readAhead::offer);
+        } else if (config.apply().readAhead().runs()) {
+            log.info("read-ahead (auto): not started beside workers: auto, which adds workers while the target reads"
+                + " pages from disk; apply.read_ahead.enabled: true reads ahead all the same");
         }
         if (governor != null) {
             schedulerHandler.activeWorkers(governor::active);

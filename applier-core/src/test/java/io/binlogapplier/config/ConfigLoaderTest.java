@@ -353,4 +353,16 @@ class ConfigLoaderTest {
             .anyMatch(p -> p.startsWith("apply.read_ahead.connections"))
             .anyMatch(p -> p.startsWith("apply.read_ahead.depth"));
     }
+
+    @Test
+    void readAheadAutoRunsWithAFixedNumberOfWorkersAndNotBesideWorkersAuto() {
+        String autoWorkers = GOOD.replace("  workers: 1\n", "  workers: auto\n");
+        assertThat(parse(GOOD).apply().readAheadRuns()).as("auto, workers: 1").isTrue();
+        assertThat(parse(autoWorkers).apply().workersAuto()).isTrue();
+        assertThat(parse(autoWorkers).apply().readAheadRuns()).as("auto, workers: auto").isFalse();
+        assertThat(parse(autoWorkers + "  read_ahead:\n    enabled: true\n").apply().readAheadRuns())
+            .as("true, workers: auto").isTrue();
+        assertThat(parse(GOOD + "  read_ahead:\n    enabled: false\n").apply().readAheadRuns())
+            .as("false, workers: 1").isFalse();
+    }
 }
