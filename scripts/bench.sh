@@ -38,7 +38,12 @@
 #   IO_TABLES (8), IO_TABLE_SIZE (300000), IO_THREADS (16), IO_LOAD_SECONDS (30), IO_BUFFER_POOL (32M:
 #                   the targets' pool; the data should be several times that, the run says how many),
 #                   IO_SOURCE_BUFFER_POOL (2G: the source's, so the load itself is not I/O-bound),
-#                   IO_TARGET_OPTS (more mariadbd options for the io_* targets, e.g. --innodb-io-capacity=2000)
+#                   IO_TARGET_OPTS (more mariadbd options for the io_* targets, e.g. --innodb-io-capacity=2000),
+#                   IO_METRICS (0; 1: the io_* targets start with every InnoDB monitor counter on, and each
+#                   run's page reads and writes by page type and its purge and undo counters go to
+#                   innodb-metrics.csv; the counters cost the target CPU, so time such runs apart),
+#                   IO_PURGE_WAIT (0; 1: after each io_* run, the seconds until the target's purge caught up too,
+#                   Innodb_history_list_length 0, polled every 0.5 s for at most 600 s, go to purge.csv)
 #   FLUSH ("2 1")   the target's innodb_flush_log_at_trx_commit, each a separate set of runs
 #   NATIVE          native contenders, THREADS:MODE (threads 0 = the serial SQL thread)
 #   OURS            binlog-applier contenders, [BUILD@]MODE:WORKERS:METHOD[+KEY=VALUE...][:java options,
@@ -101,6 +106,8 @@ IO_LOAD_SECONDS=${IO_LOAD_SECONDS:-30}
 IO_BUFFER_POOL=${IO_BUFFER_POOL:-32M}
 IO_SOURCE_BUFFER_POOL=${IO_SOURCE_BUFFER_POOL:-2G}
 IO_TARGET_OPTS=${IO_TARGET_OPTS:-}
+IO_METRICS=${IO_METRICS:-0}
+IO_PURGE_WAIT=${IO_PURGE_WAIT:-0}
 BENCH_JARS=${BENCH_JARS:-}
 REPEAT=${REPEAT:-1}
 BENCH_ORDER=${BENCH_ORDER:-interleaved}
@@ -194,6 +201,7 @@ fresh_target() { # fresh_target FLUSH -> starts "target" on $TGT: empty, or a co
     # (ib_buffer_pool is not in the seed) warms the pool at startup
     opts=(--innodb-buffer-pool-size="$IO_BUFFER_POOL" --innodb-flush-method=O_DIRECT
       --innodb-buffer-pool-load-at-startup=OFF --innodb-buffer-pool-dump-at-shutdown=OFF $IO_TARGET_OPTS)
+    [ "$IO_METRICS" != 1 ] || opts+=(--innodb-monitor-enable=all)
   fi
   TGT=$(free_port)
   start_server target "$TGT" 2 --innodb-flush-log-at-trx-commit="$1" --sync-binlog=0 --relay-log=relay-bin \
@@ -409,6 +417,19 @@ measure_once() { # measure_once J RUN: one run of contender J
       'INNODB_BUFFER_POOL_PAGES_FLUSHED', 'INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_BUFFER_POOL_WAIT_FREE')" \
       2>/dev/null || echo ,,,),$(disk_mb "$disk0")" \
       >>"$OUT/io-stats.csv"
+    if [ "$IO_METRICS" = 1 ]; then # counters by kind: which pages were read and written, and purge's share
+      sql "$TGT" "SELECT NAME, COUNT FROM information_schema.INNODB_METRICS WHERE COUNT <> 0 AND (NAME LIKE
+        'buffer_page_read%' OR NAME LIKE 'buffer_page_written%' OR NAME LIKE 'purge%' OR NAME LIKE 'trx_undo%'
+        OR NAME LIKE 'buffer_LRU%' OR NAME LIKE 'buffer_flush%') ORDER BY NAME" 2>/dev/null |
+        awk -v p="$workload,$flush,$name,$i" -F'\t' '{ print p "," $1 "," $2 }' >>"$OUT/innodb-metrics.csv" || true
+    fi
+    if [ "$IO_PURGE_WAIT" = 1 ]; then # caught up, but is the target's purge? (old row versions still to remove)
+      local h0 h t0=$SECONDS; h0=$(history_length)
+      h=$h0
+      while [ -n "$h" ] && [ "$h" != 0 ] && [ $((SECONDS - t0)) -lt 600 ]; do sleep 0.5; h=$(history_length); done
+      echo "$workload,$flush,$name,$i,$r,$h0,$([ "$h" = 0 ] && echo $((SECONDS - t0)) || echo "not within 600")" \
+        >>"$OUT/purge.csv"
+    fi
   fi
   if [ "$kind" = ours ] && [ "$BENCH_KEEP_LOGS" = 1 ]; then
     cp "$WORK/ours.log" "$OUT/log-$workload-flush$flush-$(printf '%s' "$name" | tr -c 'A-Za-z0-9.=-' _)-$i.log"
@@ -458,6 +479,10 @@ ours_name() { # ours_name MODE WORKERS METHOD JAVA_OPTS EXTRA BUILD
   echo "${6:+$6: }$n${4:+ ($4)}"
 }
 
+history_length() { # history_length -> the target's Innodb_history_list_length (transactions purge has yet to clean up)
+  sql "$TGT" "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'INNODB_HISTORY_LIST_LENGTH'" 2>/dev/null
+}
+
 target_cpu() { # target_cpu -> CPU seconds (user + system) the target's mariadbd has used so far
   awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$(cat "$WORK/target/mysqld.pid")/stat"
 }
@@ -497,6 +522,8 @@ echo "workload,flush,contender,run,seconds,target_cpu_seconds,applier_cpu_second
 echo "workload,flush,contender,run,seconds,buffer_pool_pages_flushed,buffer_pool_reads,buffer_pool_read_requests,buffer_pool_wait_free,disk_mb_read,disk_mb_written" \
   >"$OUT/io-stats.csv"
 echo "workload,transactions,flush,contender,seconds,transactions_per_second,ratio_to_best_native,ratio_to_native_serial,verdict" >"$CSV"
+[ "$IO_METRICS" != 1 ] || echo "workload,flush,contender,run,counter,count" >"$OUT/innodb-metrics.csv"
+[ "$IO_PURGE_WAIT" != 1 ] || echo "workload,flush,contender,run,seconds,history_list_length_at_end,seconds_until_purged" >"$OUT/purge.csv"
 : >"$OUT/loads.md"
 : >"$OUT/best.md"
 rm -f "$OUT/errors.md"
