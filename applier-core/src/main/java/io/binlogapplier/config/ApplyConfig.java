@@ -61,7 +61,7 @@ public record ApplyConfig(
      */
     public boolean readAheadRuns() {
         return readAhead.enabled() == ReadAheadConfig.Enabled.ON
-            || readAhead.enabled() == ReadAheadConfig.Enabled.AUTO && !workersAuto;
+            || (readAhead.enabled() == ReadAheadConfig.Enabled.AUTO && !workersAuto);
     }
 
     /** A fixed number of workers. */

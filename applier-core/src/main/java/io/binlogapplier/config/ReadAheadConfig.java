@@ -33,7 +33,11 @@ public record ReadAheadConfig(Enabled enabled, int connections, int rows) {
         }
     }
 
-    /** Read-ahead runs at all (it may still wait for the target to read from disk). */
+    /**
+     * Not turned off: {@code true}, or {@code auto}. Whether {@code auto} starts read-ahead at all depends on
+     * the workers ({@link ApplyConfig#readAheadRuns()}); once started it may still wait for the target to read
+     * from disk.
+     */
     public boolean runs() {
         return enabled != Enabled.OFF;
     }

@@ -14,6 +14,7 @@ import io.binlogapplier.binlog.BinlogReader;
 import io.binlogapplier.binlog.SourceErrors;
 import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.config.ApplyMethod;
+import io.binlogapplier.config.ReadAheadConfig;
 import io.binlogapplier.filter.ReplicationFilter;
 import io.binlogapplier.filter.RowEventFilter;
 import io.binlogapplier.filter.StatementFilter;
@@ -235,7 +236,7 @@ public final class Pipeline {
                 metrics::readAhead);
             readAhead.start();
             schedulerHandler.onScheduled(readAhead::offer);
-        } else if (config.apply().readAhead().runs()) {
+        } else if (config.apply().readAhead().enabled() == ReadAheadConfig.Enabled.AUTO) {
             log.info("read-ahead (auto): not started beside workers: auto, which adds workers while the target reads"
                 + " pages from disk; apply.read_ahead.enabled: true reads ahead all the same");
         }
