@@ -15,11 +15,21 @@ public final class TableSchemaCache {
     private record Name(String schema, String table) {
     }
 
+    /**
+     * The tables some foreign key references, read once for every table loaded until the next DDL
+     * (null: not read since): one scan of the server's foreign keys, not one per table.
+     */
+    private volatile java.util.Set<String> parents;
+    private final Object parentsLock = new Object();
+    /** Counts {@link #invalidateAll}: a set of parents read across one is not kept. */
+    private final java.util.concurrent.atomic.AtomicLong epoch = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong parentScans = new java.util.concurrent.atomic.AtomicLong();
+
     public TableSchema get(String schema, String table, Connection c) throws SQLException {
         Name key = new Name(schema, table);
         TableSchema t = tables.get(key);
         if (t == null) {
-            t = TableSchemaLoader.load(c, schema, table);
+            t = TableSchemaLoader.load(c, schema, table, this::referenced);
             TableSchema raced = tables.putIfAbsent(key, t);
             if (raced != null) {
                 t = raced;
@@ -58,8 +68,33 @@ public final class TableSchemaCache {
         return java.util.List.copyOf(names);
     }
 
+    private boolean referenced(Connection c, String schema, String table) throws SQLException {
+        java.util.Set<String> p = parents;
+        if (p == null) {
+            synchronized (parentsLock) {
+                p = parents;
+                if (p == null) {
+                    long before = epoch.get();
+                    p = TableSchemaLoader.referencedTables(c);
+                    parentScans.incrementAndGet();
+                    if (epoch.get() == before) {
+                        parents = p;
+                    }
+                }
+            }
+        }
+        return p.contains(TableSchemaLoader.parentKey(schema, table));
+    }
+
+    /** How often the server's foreign keys were read to find the parent tables (tests). */
+    long parentScans() {
+        return parentScans.get();
+    }
+
     /** Forget everything: called once a DDL has run on the target (before any later unit starts). */
     public void invalidateAll() {
+        epoch.incrementAndGet();
+        parents = null;
         tables.clear();
     }
 }
