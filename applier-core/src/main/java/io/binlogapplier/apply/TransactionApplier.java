@@ -179,6 +179,16 @@ public final class TransactionApplier implements AutoCloseable {
         return false;
     }
 
+    /**
+     * Sends the BINLOG statements buffered so far, within the open target transaction (a worker
+     * sends a unit in batches while read-ahead reads: {@code ReadAhead.batchRows}).
+     */
+    public void sendBinlog() throws SQLException {
+        if (!binlog.midStatement()) {
+            flushBinlog();
+        }
+    }
+
     private void flushBinlog() throws SQLException {
         binlog.flush();
         inBinlog.clear();

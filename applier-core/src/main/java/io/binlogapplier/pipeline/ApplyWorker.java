@@ -53,6 +53,8 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     private final WorkerState state;
     private final RetryPolicy policy;
     private final UnitInProgress unit = new UnitInProgress();
+    /** Row changes of the open unit given to the applier since its last batch went to the target. */
+    private long unsentRows;
     private Sequence progress = new Sequence();
 
     private volatile Connection connection;
@@ -65,7 +67,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
                          StateStore state, CommitSequencer sequencer, FailureLatch failure, Publisher publisher,
                          int retries, PipelineMetrics metrics, ApplyOptions options, WorkerState[] workers,
                          Faults faults, boolean connectWhenUsed, IntSupplier activeWorkers,
-                         long restingParkNanos, BinlogCoordinates pendingRan) {
+                         long restingParkNanos, BinlogCoordinates pendingRan, IntSupplier batchRows) {
     }
 
     /**
@@ -255,6 +257,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
     private void begin(Decision d, Transaction first, boolean replay) throws SQLException, InterruptedException {
         ctx.sequencer().awaitCommitted(d.waitFor());
         unit.begin(d, replay, ctx.sequencer().committed() >= d.unitId() - 1);
+        unsentRows = 0;
         applier.sqlOnly(false);
         state.preemptedBy.set(0);
         state.unit = d.unitId();
@@ -266,13 +269,27 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         }
     }
 
-    /** Applies every retained part not yet in the open target transaction. */
+    /**
+     * Applies every retained part not yet in the open target transaction. {@code state.applying}, the
+     * frontier read-ahead reads after, is the first transaction the target has not been sent: row
+     * events wait in the applier's buffer until it is full or the unit ends. While read-ahead reads,
+     * they go in batches of {@code batchRows} row changes, the frontier just past each batch.
+     */
     private void applyPending() throws SQLException {
         for (Transaction t = unit.nextToApply(); t != null; t = unit.nextToApply()) {
             state.checkPreempted();
-            state.applying = t.head().sequence();
+            if (unsentRows == 0) {
+                state.applying = t.head().sequence();
+            }
             applier.apply(t, unit.replay());
             unit.applied();
+            unsentRows += io.binlogapplier.readahead.ReadAhead.rowChanges(t);
+            int batch = ctx.batchRows().getAsInt();
+            if (batch > 0 && unsentRows >= batch) {
+                state.applying = t.head().sequence() + 1;
+                applier.sendBinlog();
+                unsentRows = 0;
+            }
         }
     }
 
@@ -463,5 +480,6 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         connection.rollback();
         applier.discard();
         unit.rolledBack();
+        unsentRows = 0;
     }
 }

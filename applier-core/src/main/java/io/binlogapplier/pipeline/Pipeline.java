@@ -100,6 +100,8 @@ public final class Pipeline {
     private volatile ApplierException sourceLoss;
     private final AtomicLong endUnit = new AtomicLong(-1);
     private volatile WorkerState[] workerStates;
+    /** The running read-ahead, whose batch size the workers follow (null: none). */
+    private volatile ReadAhead readAheadNow;
 
     /**
      * @param sourceServerId the source's server_id, by which a native replica of it on the target is known
@@ -223,7 +225,10 @@ public final class Pipeline {
             failure, pub, config.apply().retries(), metrics, new ApplyOptions(config.apply().method(),
             config.apply().netEffect(), config.apply().leanBeforeImages(), config.apply().leanAfterImages()),
             states, faults, governor != null, active, ApplyWorker.restingParkNanos(config.apply().ringEntries()),
-            pendingRan);
+            pendingRan, () -> {
+                ReadAhead r = readAheadNow;
+                return r == null ? 0 : r.batchRows();
+            });
         ApplyWorker[] handlers = new ApplyWorker[workers];
         for (int i = 0; i < workers; i++) {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
@@ -235,6 +240,7 @@ public final class Pipeline {
                 () -> frontier(states), () -> busy(states), Math.max(config.apply().ringBytes() / 4, PART_BYTES)),
                 metrics::readAhead);
             readAhead.start();
+            readAheadNow = readAhead;
             schedulerHandler.onScheduled(readAhead::offer);
         } else if (config.apply().readAhead().enabled() == ReadAheadConfig.Enabled.AUTO) {
             log.info("read-ahead (auto): not started beside workers: auto, which adds workers while the target reads"
@@ -366,6 +372,7 @@ public final class Pipeline {
                 abortWorkers(handlers);
             }
             if (readAhead != null) {
+                readAheadNow = null;
                 readAhead.close();
             }
             if (governor != null) {

@@ -126,6 +126,39 @@ class ReadAheadIT {
         }
     }
 
+    /**
+     * One worker buffers a unit's row events and sends them in one BINLOG statement at its end; read-ahead
+     * reads only after the worker's frontier, so it read a whole unit ahead of the target. While it reads,
+     * the worker sends batches of a quarter of its window (here 10 row changes) instead, and the tables
+     * come out the same.
+     */
+    @Test
+    void oneWorkerSendsItsUnitsInBatchesOfAQuarterOfTheWindowWhileReadAheadReads() {
+        resetTarget();
+        String units = "  unit_max_transactions: 200\n";
+        long before = SERVERS.target().globalStatus("Com_binlog");
+        TestApplier.runUntilCurrent(new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), "ra", start,
+            "optimistic", 1, "  method: binlog\n" + units), "ra", "ra"));
+        long whole = SERVERS.target().globalStatus("Com_binlog") - before;
+        String off = checksums();
+
+        resetTarget();
+        before = SERVERS.target().globalStatus("Com_binlog");
+        Counts counts = new Counts();
+        TestApplier.runUntilCurrent(new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), "ra", start,
+            "optimistic", 1, "  method: binlog\n" + units + READ_AHEAD), "ra", "ra"), counts);
+        long batched = SERVERS.target().globalStatus("Com_binlog") - before;
+        System.out.println("BINLOG statements: " + whole + " with read-ahead off, " + batched + " with it on; read-ahead "
+            + counts.rows);
+        // about 1,500 row changes in units of up to 200 transactions: 10 statements without batches (the
+        // load's own inserts included), about 150 in batches of 10
+        assertThat(batched).as("BINLOG statements with read-ahead on").isGreaterThanOrEqualTo(100)
+            .isGreaterThan(5 * whole);
+        assertThat(counts.rows("read")).as("row changes read ahead").isPositive();
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), "ra");
+        assertThat(checksums()).as("the tables with read-ahead's batches").isEqualTo(off);
+    }
+
     @Test
     @SuppressWarnings("try") // BackgroundApplier.close may be interrupted
     void readAheadStopsWhenTheApplierStops() throws InterruptedException {
