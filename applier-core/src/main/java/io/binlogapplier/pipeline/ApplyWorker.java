@@ -283,7 +283,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             }
             applier.apply(t, unit.replay());
             unit.applied();
-            unsentRows += io.binlogapplier.readahead.ReadAhead.rowChanges(t);
+            unsentRows += t.rowChanges();
             int batch = ctx.batchRows().getAsInt();
             if (batch > 0 && unsentRows >= batch) {
                 state.applying = t.head().sequence() + 1;

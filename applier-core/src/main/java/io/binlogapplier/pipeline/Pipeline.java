@@ -100,8 +100,6 @@ public final class Pipeline {
     private volatile ApplierException sourceLoss;
     private final AtomicLong endUnit = new AtomicLong(-1);
     private volatile WorkerState[] workerStates;
-    /** The running read-ahead, whose batch size the workers follow (null: none). */
-    private volatile ReadAhead readAheadNow;
 
     /**
      * @param sourceServerId the source's server_id, by which a native replica of it on the target is known
@@ -221,18 +219,6 @@ public final class Pipeline {
         GovernorWatch governor = config.apply().workersAuto() ? new GovernorWatch(name, workers) : null;
         // how many workers take new units: under workers: auto the governor's count, otherwise all of them
         java.util.function.IntSupplier active = governor != null ? governor::active : () -> workers;
-        ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
-            failure, pub, config.apply().retries(), metrics, new ApplyOptions(config.apply().method(),
-            config.apply().netEffect(), config.apply().leanBeforeImages(), config.apply().leanAfterImages()),
-            states, faults, governor != null, active, ApplyWorker.restingParkNanos(config.apply().ringEntries()),
-            pendingRan, () -> {
-                ReadAhead r = readAheadNow;
-                return r == null ? 0 : r.batchRows();
-            });
-        ApplyWorker[] handlers = new ApplyWorker[workers];
-        for (int i = 0; i < workers; i++) {
-            handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
-        }
         ReadAhead readAhead = null;
         if (config.apply().readAheadRuns()) {
             readAhead = new ReadAhead(name, config.apply().readAhead(), new ReadAhead.Sources(target, schemas,
@@ -240,11 +226,21 @@ public final class Pipeline {
                 () -> frontier(states), () -> busy(states), Math.max(config.apply().ringBytes() / 4, PART_BYTES)),
                 metrics::readAhead);
             readAhead.start();
-            readAheadNow = readAhead;
             schedulerHandler.onScheduled(readAhead::offer);
         } else if (config.apply().readAhead().enabled() == ReadAheadConfig.Enabled.AUTO) {
             log.info("read-ahead (auto): not started beside workers: auto, which adds workers while the target reads"
                 + " pages from disk; apply.read_ahead.enabled: true reads ahead all the same");
+        }
+        // while read-ahead reads, workers send their units in batches it can stay ahead of (0 once it stops)
+        java.util.function.IntSupplier batchRows = readAhead == null ? () -> 0 : readAhead::batchRows;
+        ApplyWorker.WorkerContext ctx = new ApplyWorker.WorkerContext(target, schemas, charsets, state, seq,
+            failure, pub, config.apply().retries(), metrics, new ApplyOptions(config.apply().method(),
+            config.apply().netEffect(), config.apply().leanBeforeImages(), config.apply().leanAfterImages()),
+            states, faults, governor != null, active, ApplyWorker.restingParkNanos(config.apply().ringEntries()),
+            pendingRan, batchRows);
+        ApplyWorker[] handlers = new ApplyWorker[workers];
+        for (int i = 0; i < workers; i++) {
+            handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
         }
         if (governor != null) {
             schedulerHandler.activeWorkers(governor::active);
@@ -372,7 +368,6 @@ public final class Pipeline {
                 abortWorkers(handlers);
             }
             if (readAhead != null) {
-                readAheadNow = null;
                 readAhead.close();
             }
             if (governor != null) {

@@ -1,7 +1,6 @@
 package io.binlogapplier.pipeline;
 
 import io.binlogapplier.schedule.Decision;
-import io.binlogapplier.transaction.Change;
 import io.binlogapplier.transaction.Transaction;
 
 import java.util.ArrayList;
@@ -98,11 +97,7 @@ final class UnitInProgress {
     /** Counts a part the unit received: its bytes, its rows, and the commit time of a transaction it ends. */
     void received(Transaction t) {
         bytes += t.sizeBytes();
-        for (Change c : t.changes()) {
-            if (c instanceof Change.Rows r) {
-                rows += r.rowCount();
-            }
-        }
+        rows += t.rowChanges();
         if (t.lastPart()) {
             commitMicros = t.end().commitMicros();
             endsInRollback = t.end().rollback();

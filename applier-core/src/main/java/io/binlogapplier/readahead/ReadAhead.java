@@ -157,7 +157,7 @@ public final class ReadAhead implements AutoCloseable {
 
     /** Queues {@code t} to be read ahead, unless read-ahead is paused or the queue is full; never blocks. */
     public void offer(Transaction t) {
-        int rows = rowChanges(t);
+        int rows = t.rowChanges();
         if (stopped || rows == 0) {
             return;
         }
@@ -264,17 +264,6 @@ public final class ReadAhead implements AutoCloseable {
         return stopped || paused ? 0 : Math.max(1, window.rows() / 4);
     }
 
-    /** The row changes of {@code t} (an UPDATE's before and after image count once). */
-    public static int rowChanges(Transaction t) {
-        int rows = 0;
-        for (Change c : t.changes()) {
-            if (c instanceof Change.Rows r) {
-                rows += r.rowCount();
-            }
-        }
-        return rows;
-    }
-
     /** One reader thread's state: its connection, statements and the values it is gathering. */
     private final class Reader {
         private final int slot;
@@ -307,7 +296,7 @@ public final class ReadAhead implements AutoCloseable {
                     }
                     queuedBytes.addAndGet(-t.sizeBytes());
                 }
-                int rows = rowChanges(t);
+                int rows = t.rowChanges();
                 if (!wanted()) {
                     listener.rows("skipped", rows, 0);
                     continue;

@@ -19,6 +19,17 @@ public record Transaction(TransactionHead head, int part, List<Change> changes, 
         return end != null;
     }
 
+    /** The row changes of this part (an UPDATE's before and after image count once). */
+    public int rowChanges() {
+        int rows = 0;
+        for (Change c : changes) {
+            if (c instanceof Change.Rows r) {
+                rows += r.rowCount();
+            }
+        }
+        return rows;
+    }
+
     /** The whole transaction is in this one object. */
     public boolean whole() {
         return part == 0 && end != null;
