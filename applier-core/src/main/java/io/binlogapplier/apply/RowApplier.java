@@ -399,7 +399,9 @@ final class RowApplier implements AutoCloseable {
      * those values in one statement per chunk and inserts again the copies the unit did not remove
      * (equal rows cannot be told apart), except for a value with many surplus copies, deleted alone
      * with {@code LIMIT n}; then inserts every added copy. Three or four statements per chunk of
-     * values instead of one per row change.
+     * values instead of one per row change. Where an index makes a DELETE of one value cheap
+     * ({@link #deletesPerValue}), each removed value is instead one {@code DELETE … LIMIT n} in the
+     * batch: no count, no copy written twice, no round trip of its own.
      */
     private void applyKeyless(TablePlan plan, KeylessNetEffect effect, String where) throws SQLException {
         int[] cols = plan.keylessColumns;
@@ -412,6 +414,12 @@ final class RowApplier implements AutoCloseable {
         }
         List<Object[]> reinserted = new ArrayList<>();
         BitSet reinsertedColumns = null;
+        if (deletesPerValue(plan, removed)) {
+            for (KeylessNetEffect.Copies c : removed) {
+                deletePerValue(plan, cols, c, where);
+            }
+            removed.clear();
+        }
         int maxValues = Math.max(1, Math.min(64, MAX_PLACEHOLDERS / (2 * Math.max(1, cols.length))));
         // Values with a NULL cell are matched apart (see RowSql.anyOf): they come last.
         removed.sort(java.util.Comparator.comparing(c -> hasNull(c.image(), cols)));
@@ -466,6 +474,68 @@ final class RowApplier implements AutoCloseable {
             netStatements += insert(plan, e.getKey(), e.getValue(), where, Form.INSERT);
         }
         netRows += effect.changes();
+    }
+
+    /**
+     * Most distinct row values removed per distinct value of the index's leading column for which
+     * {@link #deletesPerValue} deletes value by value: one such DELETE reads the index entries of
+     * its leading value, where one count (and one delete) of a list of values reads those of each
+     * distinct leading value once.
+     */
+    static final int MAX_VALUES_PER_LEADING_VALUE = 4;
+
+    /**
+     * Whether the values a keyless net effect removes go as one {@code DELETE … LIMIT n} each, in the
+     * batch with the other row statements (no round trip of their own), rather than counted, deleted
+     * wholly and the surplus inserted again (two round trips per list of values, and rows written
+     * twice). Only when an index leads with a column the rows are matched on, so that each DELETE
+     * reads the entries of its value's leading value, not the table; and only when the values share
+     * few leading values (a status column with three values would have each DELETE read a third of
+     * the table, where the list reads it once), at most {@link #MAX_VALUES_PER_LEADING_VALUE} per
+     * leading value.
+     */
+    private boolean deletesPerValue(TablePlan plan, List<KeylessNetEffect.Copies> removed) {
+        if (!batching || plan.keylessIndexLead < 0 || removed.isEmpty()) {
+            return false;
+        }
+        List<Object> leading = new ArrayList<>(removed.size());
+        for (KeylessNetEffect.Copies c : removed) {
+            leading.add(c.image()[plan.keylessIndexLead]);
+        }
+        return fewPerLeadingValue(leading);
+    }
+
+    /**
+     * At most {@link #MAX_VALUES_PER_LEADING_VALUE} of these leading-column values (one per row value
+     * removed) per distinct one; byte arrays (text) compare by content, NULL is a value of its own.
+     */
+    static boolean fewPerLeadingValue(List<Object> leading) {
+        java.util.Set<Object> distinct = new java.util.HashSet<>();
+        for (Object v : leading) {
+            distinct.add(v instanceof byte[] b ? java.nio.ByteBuffer.wrap(b) : v);
+        }
+        return leading.size() <= MAX_VALUES_PER_LEADING_VALUE * (long) distinct.size();
+    }
+
+    /** Deletes {@code c.delete()} copies of one value: in the batch when it fits, else prepared. */
+    private void deletePerValue(TablePlan plan, int[] cols, KeylessNetEffect.Copies c, String where)
+        throws SQLException {
+        if (!batchable(new Object[][] {c.image()}, 0, 1, cols)) {
+            deleteSome(plan, cols, c, where);
+            return;
+        }
+        long wanted = c.delete();
+        Text t = text(plan, Form.DELETE_SOME, null, null, 1, () -> RowSql.deleteSome(plan.schema, plan.columns(cols)),
+            where);
+        t.all(c.image(), cols);
+        t.number(wanted);
+        t.end(found -> {
+            if (found != wanted) {
+                throw dataDiffers("DELETE of " + wanted + " rows where " + plan.describe(c.image(), cols)
+                    + " found " + found + " in " + plan.schema, where);
+            }
+        });
+        netStatements++;
     }
 
     /** Runs one DELETE of a net effect; returns the rows it found. */
@@ -785,6 +855,11 @@ final class RowApplier implements AutoCloseable {
             }
         }
 
+        /** An integer parameter (a LIMIT). */
+        void number(long n) {
+            sb.append(template.part(param++)).append(n);
+        }
+
         void end(StatementBatch.Check check) {
             if (param != template.params()) {
                 batch.undo(mark);
@@ -920,6 +995,11 @@ final class RowApplier implements AutoCloseable {
         final boolean upsert;
         /** The source column of the target's AUTO_INCREMENT column, -1 when none. */
         final int autoIncrementColumn;
+        /**
+         * Keyless rows: the source column an index of the target leads with, among the columns rows
+         * are matched on ({@link #keylessColumns}); -1 when no index does.
+         */
+        final int keylessIndexLead;
 
         TablePlan(TableSchema schema, TableMap map) {
             this.schema = schema;
@@ -945,6 +1025,22 @@ final class RowApplier implements AutoCloseable {
                 }
             }
             this.autoIncrementColumn = auto;
+            int lead = -1;
+            if (keylessColumns != null) {
+                for (TableSchema.KeyInfo index : schema.indexes()) {
+                    int first = index.columns().get(0);
+                    for (int c : keylessColumns) {
+                        if (targetOf[c] == first) {
+                            lead = c;
+                            break;
+                        }
+                    }
+                    if (lead >= 0) {
+                        break;
+                    }
+                }
+            }
+            this.keylessIndexLead = lead;
         }
 
         /** The columns of {@code cols} that are not in the lookup key. */

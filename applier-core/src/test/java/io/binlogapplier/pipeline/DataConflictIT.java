@@ -32,19 +32,21 @@ class DataConflictIT {
 
     @ParameterizedTest(name = "{0}, apply.method {1}")
     @CsvSource({"duplicate, sql", "duplicate, binlog", "missing, sql", "missing, binlog", "missing_keyless, sql",
-        "missing_keyless, binlog", "missing_ordered, sql"})
+        "missing_keyless, binlog", "missing_keyless_indexed, sql", "missing_ordered, sql"})
     void aPlantedConflictNamesTableKeyAndTransaction(String conflict, String method) {
         String db = "conflict_" + conflict + "_" + method;
         // missing_keyless: a table without a key, whose changes are applied as their net effect per row value
         // missing_ordered: a foreign key's child, whose changes are applied in order, several statements per round trip
-        String key = conflict.endsWith("keyless") ? "" : " PRIMARY KEY";
+        // missing_keyless_indexed: the same with an index on id, so that each removed value is one DELETE … LIMIT n
+        String key = conflict.contains("keyless") ? "" : " PRIMARY KEY";
+        String index = conflict.endsWith("indexed") ? ", KEY (id)" : "";
         boolean child = conflict.endsWith("ordered");
         for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
             m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
                 "CREATE TABLE " + db + ".p (id INT PRIMARY KEY) ENGINE=InnoDB",
                 "INSERT INTO " + db + ".p SELECT seq FROM " + db + ".seq_1_to_" + TRANSACTIONS,
                 "CREATE TABLE " + db + ".t (id INT" + key + ", v INT NOT NULL"
-                    + (child ? ", FOREIGN KEY (id) REFERENCES " + db + ".p (id)" : "") + ") ENGINE=InnoDB");
+                    + (child ? ", FOREIGN KEY (id) REFERENCES " + db + ".p (id)" : "") + index + ") ENGINE=InnoDB");
             if (conflict.startsWith("missing")) {
                 m.execute("SET SESSION sql_log_bin = 0",
                     "INSERT INTO " + db + ".t SELECT seq, 0 FROM " + db + ".seq_1_to_" + TRANSACTIONS);
