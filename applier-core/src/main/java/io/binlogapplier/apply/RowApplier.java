@@ -997,7 +997,8 @@ final class RowApplier implements AutoCloseable {
         final int autoIncrementColumn;
         /**
          * Keyless rows: the source column an index of the target leads with, among the columns rows
-         * are matched on ({@link #keylessColumns}); -1 when no index does.
+         * are matched on ({@link #keylessColumns}) and not compared as bytes (text, JSON, BIT … are
+         * matched as {@code CAST(… AS BINARY)}, through no index); -1 when no index does.
          */
         final int keylessIndexLead;
 
@@ -1029,6 +1030,9 @@ final class RowApplier implements AutoCloseable {
             if (keylessColumns != null) {
                 for (TableSchema.KeyInfo index : schema.indexes()) {
                     int first = index.columns().get(0);
+                    if (RowSql.comparesAsBytes(schema.columns().get(first))) {
+                        continue; // matched as CAST(… AS BINARY), which no index finds
+                    }
                     for (int c : keylessColumns) {
                         if (targetOf[c] == first) {
                             lead = c;

@@ -16,8 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The SQL method's net effect on tables without a key: where an index leads with a column of the
  * rows' values and the removed values seldom share its value, each removed value goes as one
  * {@code DELETE … LIMIT n} in the batch; where they crowd onto a few values of it (a status column),
- * they are counted and deleted as lists, as before. Both tables must match the source; the target's
- * general log shows which way each went.
+ * they are counted and deleted as lists, as before; so they are where the index leads with a text
+ * column, which rows are matched on as bytes, through no index. Every table must match the source;
+ * the target's general log shows which way each went.
  */
 class KeylessDeletesIT {
     @RegisterExtension
@@ -33,6 +34,9 @@ class KeylessDeletesIT {
                 "CREATE TABLE ks.spread (k INT NOT NULL, v INT, note VARCHAR(8) NOT NULL, KEY k (k))",
                 // three statuses
                 "CREATE TABLE ks.status (status INT NOT NULL, v INT NOT NULL, KEY status (status))",
+                // an index that leads with text: rows are matched on CAST(note AS BINARY), through no index
+                "CREATE TABLE ks.textlead (note VARCHAR(8) NOT NULL, v INT NOT NULL, KEY note (note))",
+                "INSERT INTO ks.textlead SELECT CONCAT('n', seq MOD 100), seq MOD 5 FROM ks.seq_1_to_400",
                 "INSERT INTO ks.spread SELECT seq MOD 100, IF(seq MOD 7 = 0, NULL, seq MOD 3),"
                     + " IF(seq MOD 2 = 0, 'x', 'X') FROM ks.seq_1_to_400",
                 "INSERT INTO ks.status SELECT seq MOD 3, seq MOD 40 FROM ks.seq_1_to_600");
@@ -44,6 +48,9 @@ class KeylessDeletesIT {
             int k = r.nextInt(100);
             tx.setLength(0);
             tx.append("BEGIN;");
+            if (i % 3 == 0) {
+                tx.append("UPDATE ks.textlead SET v = v + 1 WHERE note = 'n").append(k).append("' LIMIT 2;");
+            }
             switch (i % 4) {
                 case 0 -> tx.append("UPDATE ks.spread SET v = IFNULL(v, 0) + 1 WHERE k = ").append(k).append(';');
                 case 1 -> tx.append("DELETE FROM ks.spread WHERE k = ").append(k).append(" LIMIT 1;")
@@ -70,6 +77,7 @@ class KeylessDeletesIT {
         assertThat(general("%DELETE FROM `ks`.`spread` WHERE % LIMIT _%")).as("one DELETE per removed value").isPositive();
         assertThat(general("%SELECT CASE%FROM `ks`.`spread`%")).as("copies of ks.spread counted").isZero();
         assertThat(general("%SELECT CASE%FROM `ks`.`status`%")).as("copies of ks.status counted").isPositive();
+        assertThat(general("%SELECT CASE%FROM `ks`.`textlead`%")).as("copies of ks.textlead counted").isPositive();
     }
 
     /** Entries of the target's general log whose text is like {@code pattern}. */
