@@ -524,18 +524,22 @@ final class RowApplier implements AutoCloseable {
             deleteSome(plan, cols, c, where);
             return;
         }
-        long wanted = c.delete();
         Text t = text(plan, Form.DELETE_SOME, null, null, 1, () -> RowSql.deleteSome(plan.schema, plan.columns(cols)),
             where);
         t.all(c.image(), cols);
-        t.number(wanted);
-        t.end(found -> {
-            if (found != wanted) {
-                throw dataDiffers("DELETE of " + wanted + " rows where " + plan.describe(c.image(), cols)
+        t.number(c.delete());
+        t.end(foundAll(plan, cols, c, where));
+        netStatements++;
+    }
+
+    /** A DELETE of some copies of {@code c}'s value must find as many as the unit removes. */
+    private StatementBatch.Check foundAll(TablePlan plan, int[] cols, KeylessNetEffect.Copies c, String where) {
+        return found -> {
+            if (found != c.delete()) {
+                throw dataDiffers("DELETE of " + c.delete() + " rows where " + plan.describe(c.image(), cols)
                     + " found " + found + " in " + plan.schema, where);
             }
-        });
-        netStatements++;
+        };
     }
 
     /** Runs one DELETE of a net effect; returns the rows it found. */
@@ -626,11 +630,7 @@ final class RowApplier implements AutoCloseable {
             plan.bind(ps, p++, c.image(), col);
         }
         ps.setInt(p, c.delete());
-        int found = netDelete(plan, ps, where);
-        if (found != c.delete()) {
-            throw dataDiffers("DELETE of " + c.delete() + " rows where " + plan.describe(c.image(), cols)
-                + " found " + found + " in " + plan.schema, where);
-        }
+        foundAll(plan, cols, c, where).verify(netDelete(plan, ps, where));
     }
 
     private TablePlan plan(TableMap map) throws SQLException {
@@ -1029,17 +1029,13 @@ final class RowApplier implements AutoCloseable {
             int lead = -1;
             if (keylessColumns != null) {
                 for (TableSchema.KeyInfo index : schema.indexes()) {
-                    int first = index.columns().get(0);
-                    if (RowSql.comparesAsBytes(schema.columns().get(first))) {
-                        continue; // matched as CAST(… AS BINARY), which no index finds
-                    }
-                    for (int c : keylessColumns) {
-                        if (targetOf[c] == first) {
-                            lead = c;
-                            break;
-                        }
-                    }
-                    if (lead >= 0) {
+                    ColumnInfo first = schema.columns().get(index.columns().get(0));
+                    // rows are not matched on a generated column, and on text and the like as
+                    // CAST(… AS BINARY), which no index finds
+                    int source = first.generated() || RowSql.comparesAsBytes(first) ? -1
+                        : sourceOf(index.columns().get(0));
+                    if (source >= 0) {
+                        lead = source;
                         break;
                     }
                 }
@@ -1109,20 +1105,23 @@ final class RowApplier implements AutoCloseable {
             }
             int[] out = new int[schema.lookupKey().size()];
             for (int k = 0; k < out.length; k++) {
-                int target = schema.lookupKey().get(k);
-                int source = -1;
-                for (int i = 0; i < columnCount; i++) {
-                    if (targetOf[i] == target) {
-                        source = i;
-                        break;
-                    }
-                }
+                int source = sourceOf(schema.lookupKey().get(k));
                 if (source < 0 || !before.get(source)) {
                     return null;
                 }
                 out[k] = source;
             }
             return out;
+        }
+
+        /** The source column that fills target column {@code target} (its position), -1 when none does. */
+        int sourceOf(int target) {
+            for (int i = 0; i < columnCount; i++) {
+                if (targetOf[i] == target) {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         List<ColumnInfo> columns(int[] sourceCols) {
