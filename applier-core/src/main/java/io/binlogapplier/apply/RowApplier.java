@@ -59,6 +59,14 @@ final class RowApplier implements AutoCloseable {
     private long netRows;
     private long netStatements;
     private long orderedRows;
+    /** Row changes to tables foreign keys link, held back to go several per statement ({@link LinkedChanges}). */
+    private final Map<String, Held> linked = new LinkedHashMap<>();
+    /** Row changes and event bytes {@link #linked} holds. */
+    private long linkedChanges;
+    private long[] keys = new long[16];
+    private long linkedBytes;
+    private long linkedRows;
+    private long linkedStatements;
     private Boolean foreignKeyChecks;
     private Boolean uniqueChecks;
     /** Row statements written as text and sent several per round trip ({@link StatementBatch}). */
@@ -131,6 +139,9 @@ final class RowApplier implements AutoCloseable {
                 break;
             }
         }
+        if (always) {
+            flushLinked();
+        }
         if (always || batchTables.contains(table)) {
             send();
         }
@@ -155,16 +166,125 @@ final class RowApplier implements AutoCloseable {
             return;
         }
         beforeOrdered.run();
+        if (netEffect && !idempotent && plan.regroupable(rows)) {
+            hold(plan, rows, where);
+            return;
+        }
+        if (plan.schema.linkedByForeignKeys()) {
+            flushLinked(plan.component);
+        }
         flush(plan);
         sessionFlags(rows.foreignKeyChecks(), rows.uniqueChecks());
         // Only a non-transactional table can hold changes from before a crash; InnoDB rolled them back.
         boolean replay = idempotent && !plan.schema.transactional();
         switch (rows.kind()) {
             case INSERT -> insert(plan, rows, where, replay);
-            case UPDATE -> updateOrDelete(plan, rows, where, replay, true);
-            case DELETE -> updateOrDelete(plan, rows, where, replay, false);
+            case UPDATE -> updateOrDelete(plan, rows.beforeColumns(), rows.afterColumns(), rows.rows(), where, replay,
+                true);
+            case DELETE -> updateOrDelete(plan, rows.beforeColumns(), rows.afterColumns(), rows.rows(), where, replay,
+                false);
         }
         orderedRows += rows.rowCount();
+    }
+
+    /** Holds a rows event of a table foreign keys link until {@link #flushLinked} (see {@link LinkedChanges}). */
+    private void hold(TablePlan plan, Change.Rows rows, String where) {
+        Held h = linked.computeIfAbsent(plan.component, k -> new Held(where));
+        LinkedChanges<TablePlan> held = h.changes;
+        int room = 2 * plan.keys.count();
+        if (keys.length < room) {
+            keys = new long[room];
+        }
+        List<Object[]> images = rows.rows();
+        BitSet before = rows.beforeColumns();
+        BitSet after = rows.afterColumns();
+        for (int r = 0; r < images.size(); r += rows.kind() == RowsKind.UPDATE ? 2 : 1) {
+            Object[] b = rows.kind() == RowsKind.INSERT ? null : images.get(r);
+            Object[] a = rows.kind() == RowsKind.INSERT ? images.get(r)
+                : rows.kind() == RowsKind.UPDATE ? images.get(r + 1) : null;
+            int writes = 0;
+            if (b != null) {
+                writes = plan.keys.addUnique(b, before, keys, writes);
+            }
+            if (a != null) {
+                writes = plan.keys.addUnique(a, after, keys, writes);
+            }
+            int end = writes;
+            if (b != null) {
+                end = plan.keys.addReferenced(b, before, keys, end);
+            }
+            if (a != null) {
+                end = plan.keys.addReferenced(a, after, keys, end);
+            }
+            held.add(new LinkedChanges.Row<>(plan, rows.kind(), b == null ? null : before, a == null ? null : after, b, a),
+                keys, writes, end - writes);
+        }
+        linkedChanges += rows.rowCount();
+        linkedBytes += rows.sizeBytes();
+        h.bytes += rows.sizeBytes();
+    }
+
+    /** The changes held of one group of tables foreign keys link, and the transaction of the first. */
+    private static final class Held {
+        final LinkedChanges<TablePlan> changes = new LinkedChanges<>();
+        final String where;
+        long bytes;
+
+        Held(String where) {
+            this.where = where;
+        }
+    }
+
+    /** Applies every change held of tables foreign keys link. */
+    private void flushLinked() throws SQLException {
+        for (String component : new ArrayList<>(linked.keySet())) {
+            flushLinked(component);
+        }
+    }
+
+    /**
+     * Applies the held changes of one group of tables foreign keys link ({@link TablePlan#component};
+     * null: of every group): layer by layer, each table's inserts of a layer as multi-row INSERTs, its
+     * deletes as DELETEs of a list of keys, its updates one by one.
+     */
+    private void flushLinked(String component) throws SQLException {
+        if (component == null) {
+            flushLinked();
+            return;
+        }
+        Held held = linked.remove(component);
+        if (held == null) {
+            return;
+        }
+        LinkedChanges<TablePlan> changes = held.changes;
+        linkedChanges -= changes.rows();
+        linkedBytes -= held.bytes;
+        String where = "the changes to tables linked by foreign keys from " + held.where + " onwards";
+        sessionFlags(true, true);
+        long netBefore = netStatements; // the statement helpers count into netStatements
+        for (LinkedChanges.Group<TablePlan> g : changes.groups()) {
+            TablePlan plan = g.table();
+            List<Object[]> images = new ArrayList<>(g.kind() == RowsKind.UPDATE ? 2 * g.rows().size() : g.rows().size());
+            for (LinkedChanges.Row<TablePlan> r : g.rows()) {
+                if (r.beforeImage() != null) {
+                    images.add(r.beforeImage());
+                }
+                if (r.afterImage() != null) {
+                    images.add(r.afterImage());
+                }
+            }
+            switch (g.kind()) {
+                case INSERT -> netStatements += insert(plan, g.after(), images, where, Form.INSERT);
+                case DELETE -> deleteByKeys(plan, images, where);
+                case UPDATE -> {
+                    updateOrDelete(plan, g.before(), g.after(), images, where, false, true);
+                    netStatements += g.rows().size();
+                }
+            }
+        }
+        linkedStatements += netStatements - netBefore;
+        netStatements = netBefore;
+        linkedRows += changes.rows();
     }
 
     /** Work that may fail with an SQLException. */
@@ -226,7 +346,8 @@ final class RowApplier implements AutoCloseable {
 
     /** True when the buffered net effects grew past their bounds: the caller should {@link #flush} them. */
     boolean bufferFull() {
-        return bufferedChanges >= MAX_BUFFERED_CHANGES || bufferedBytes >= MAX_BUFFERED_BYTES;
+        return bufferedChanges + linkedChanges >= MAX_BUFFERED_CHANGES
+            || bufferedBytes + linkedBytes >= MAX_BUFFERED_BYTES;
     }
 
     /** Applies every buffered net effect: call before the position update and before anything ordered. */
@@ -237,6 +358,7 @@ final class RowApplier implements AutoCloseable {
         buffered.clear();
         bufferedChanges = 0;
         bufferedBytes = 0;
+        flushLinked();
         send();
     }
 
@@ -254,17 +376,27 @@ final class RowApplier implements AutoCloseable {
         buffered.clear();
         bufferedChanges = 0;
         bufferedBytes = 0;
+        linked.clear();
+        linkedChanges = 0;
+        linkedBytes = 0;
         netRows = 0;
         netStatements = 0;
         orderedRows = 0;
+        linkedRows = 0;
+        linkedStatements = 0;
     }
 
-    /** The unit's counts, as {@code {netRows, netStatements, orderedRows}}; resets them. */
+    /**
+     * The unit's counts, as {@code {netRows, netStatements, orderedRows, linkedRows,
+     * linkedStatements}}; resets them.
+     */
     long[] takeCounts() {
-        long[] out = {netRows, netStatements, orderedRows};
+        long[] out = {netRows, netStatements, orderedRows, linkedRows, linkedStatements};
         netRows = 0;
         netStatements = 0;
         orderedRows = 0;
+        linkedRows = 0;
+        linkedStatements = 0;
         return out;
     }
 
@@ -641,12 +773,129 @@ final class RowApplier implements AutoCloseable {
             || plan.columnNames != map.columnNames()) {
             if (plan != null) {
                 flush(plan);
+                flushLinked(); // it may hold changes of the plan replaced
                 plan.close();
             }
-            plan = new TablePlan(schema, map);
+            plan = new TablePlan(schema, map, linkable(schema), component(schema));
             plans.put(key, plan);
         }
         return plan;
+    }
+
+    /**
+     * Whether the table's row changes may be regrouped by their keys ({@link LinkedChanges}): a foreign
+     * key links it, and whatever a change to it checks or cascades to is named by its keys. So: an
+     * InnoDB table without triggers whose unique indexes are all keys a write set names; as a child,
+     * each of its foreign keys references a unique key of a parent of the same kind (a check names the
+     * parent key value); as a parent, each child's foreign key references one of its unique keys (a
+     * cascade reaches the child rows that name the key value the change names) and no child is
+     * referenced in turn (a cascade that went on to grandchildren would reach rows whose keys no
+     * change names). A table that references itself is its own referenced child.
+     */
+    private boolean linkable(TableSchema t) throws SQLException {
+        if (!t.linkedByForeignKeys() || !plainKeys(t)) {
+            return false;
+        }
+        try {
+            for (TableSchema.ForeignKey fk : t.foreignKeys()) {
+                TableSchema parent = schemas.get(fk.parentSchema(), fk.parentTable(), connection);
+                if (fk.columns().contains(-1) || !plainKeys(parent) || !referencesUniqueKey(fk, parent)) {
+                    return false;
+                }
+            }
+            if (t.referenced()) {
+                List<TableSchemaCache.TableName> children = schemas.children(t.schema(), t.table(), connection);
+                if (children.isEmpty()) {
+                    return false; // referenced, but by whom is not known
+                }
+                for (TableSchemaCache.TableName name : children) {
+                    TableSchema child = schemas.get(name.schema(), name.table(), connection);
+                    if (child.referenced()) {
+                        return false;
+                    }
+                    for (TableSchema.ForeignKey fk : child.foreignKeys()) {
+                        if (fk.parentSchema().equalsIgnoreCase(t.schema()) && fk.parentTable().equalsIgnoreCase(t.table())
+                            && (fk.columns().contains(-1) || !referencesUniqueKey(fk, t))) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        } catch (ApplierException e) {
+            return false; // a table the foreign keys name is gone (a DDL is under way): keep the source's order
+        }
+        return true;
+    }
+
+    /** Most tables {@link #component} follows foreign keys to. */
+    static final int MAX_COMPONENT_TABLES = 1000;
+
+    /**
+     * The group of tables foreign keys link to this one, directly or through others (a connected
+     * component of the graph of foreign keys), named by its first table in name order; null when the
+     * table is linked to none, or to more than {@link #MAX_COMPONENT_TABLES} or to one that cannot be
+     * read (then every held change counts as linked to it). Changes to tables of different groups
+     * cannot check or cascade to one another.
+     */
+    private String component(TableSchema t) throws SQLException {
+        if (!t.linkedByForeignKeys()) {
+            return null;
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        java.util.ArrayDeque<TableSchema> todo = new java.util.ArrayDeque<>();
+        String first = TableSchemaLoader.parentKey(t.schema(), t.table());
+        seen.add(first);
+        todo.add(t);
+        try {
+            while (!todo.isEmpty()) {
+                TableSchema x = todo.poll();
+                List<TableSchemaCache.TableName> next = new ArrayList<>();
+                for (TableSchema.ForeignKey fk : x.foreignKeys()) {
+                    next.add(new TableSchemaCache.TableName(fk.parentSchema(), fk.parentTable()));
+                }
+                if (x.referenced()) {
+                    next.addAll(schemas.children(x.schema(), x.table(), connection));
+                }
+                for (TableSchemaCache.TableName n : next) {
+                    String key = TableSchemaLoader.parentKey(n.schema(), n.table());
+                    if (seen.add(key)) {
+                        if (seen.size() > MAX_COMPONENT_TABLES) {
+                            return null;
+                        }
+                        if (key.compareTo(first) < 0) {
+                            first = key;
+                        }
+                        todo.add(schemas.get(n.schema(), n.table(), connection));
+                    }
+                }
+            }
+        } catch (ApplierException e) {
+            return null;
+        }
+        return first;
+    }
+
+    /** InnoDB (or the like), no trigger, a lookup key, and every unique index a key write sets name. */
+    private static boolean plainKeys(TableSchema t) {
+        return t.transactional() && !t.hasTriggers() && !t.lookupKey().isEmpty()
+            && t.uniqueIndexCount() == t.uniqueKeys().size();
+    }
+
+    /** The foreign key references a unique key of {@code parent}, its columns in the key's order. */
+    private static boolean referencesUniqueKey(TableSchema.ForeignKey fk, TableSchema parent) {
+        for (TableSchema.KeyInfo key : parent.uniqueKeys()) {
+            if (key.columns().size() != fk.parentColumns().size()) {
+                continue;
+            }
+            boolean same = true;
+            for (int i = 0; i < key.columns().size() && same; i++) {
+                same = parent.columns().get(key.columns().get(i)).name().equalsIgnoreCase(fk.parentColumns().get(i));
+            }
+            if (same) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void sessionFlags(boolean fk, boolean unique) throws SQLException {
@@ -732,10 +981,8 @@ final class RowApplier implements AutoCloseable {
         return statements;
     }
 
-    private void updateOrDelete(TablePlan plan, Change.Rows rows, String where, boolean idempotent, boolean update)
-        throws SQLException {
-        BitSet before = rows.beforeColumns();
-        BitSet after = rows.afterColumns();
+    private void updateOrDelete(TablePlan plan, BitSet before, BitSet after, List<Object[]> list, String where,
+                                boolean idempotent, boolean update) throws SQLException {
         int[] keyCols = plan.keyColumns(before);
         boolean byKey = keyCols != null;
         int[] whereCols = byKey ? keyCols : plan.writable(before);
@@ -744,7 +991,7 @@ final class RowApplier implements AutoCloseable {
         java.util.function.Supplier<String> sql = () -> update
             ? RowSql.update(plan.schema, plan.columns(setCols), plan.columns(whereCols), byKey)
             : RowSql.delete(plan.schema, plan.columns(whereCols), byKey);
-        Object[][] images = rowArray(rows.rows());
+        Object[][] images = rowArray(list);
         int step = update ? 2 : 1;
         PreparedStatement ps = null;
         for (int r = 0; r < images.length; r += step) {
@@ -988,6 +1235,12 @@ final class RowApplier implements AutoCloseable {
         final int[] keylessColumns;
         /** Null when the net effect may apply to this table. */
         final String orderedReason;
+        /** A foreign key links the table, and its changes may be regrouped by key ({@link LinkedChanges}). */
+        final boolean linkable;
+        /** The keys its row images name. */
+        final WriteSets.Keys keys;
+        /** The group of tables foreign keys link it to ({@link RowApplier#component}); null when none or unknown. */
+        final String component;
         /**
          * Rows that existed and still do are updated in place ({@link Form#UPSERT}): the lookup key is
          * the only unique key, and some stored column is not part of it.
@@ -1002,7 +1255,7 @@ final class RowApplier implements AutoCloseable {
          */
         final int keylessIndexLead;
 
-        TablePlan(TableSchema schema, TableMap map) {
+        TablePlan(TableSchema schema, TableMap map, boolean linkable, String component) {
             this.schema = schema;
             this.columnCount = map.columnCount();
             this.columnNames = map.columnNames();
@@ -1017,6 +1270,9 @@ final class RowApplier implements AutoCloseable {
             this.lookupColumns = keyColumns(all);
             this.keylessColumns = schema.lookupKey().isEmpty() && covers(all) ? writable(all) : null;
             this.orderedReason = schema.orderedApplyReason();
+            this.component = component;
+            this.linkable = linkable && lookupColumns != null && component != null;
+            this.keys = new WriteSets.Keys(map, schema);
             this.upsert = lookupColumns != null && schema.lookupKeyIsTheOnlyUniqueKey()
                 && nonKey(writable(all)).length > 0;
             int auto = -1;
@@ -1067,6 +1323,18 @@ final class RowApplier implements AutoCloseable {
                 return false;
             }
             return rows.kind() == RowsKind.DELETE || covers(rows.afterColumns());
+        }
+
+        /**
+         * The event may be held with others of tables foreign keys link and regrouped by key
+         * ({@link LinkedChanges}): the table allows it, the event checks foreign and unique keys (as
+         * the statements that apply it do), and its images hold every column, so that the keys of each
+         * change are all known.
+         */
+        boolean regroupable(Change.Rows rows) {
+            return linkable && rows.foreignKeyChecks() && rows.uniqueChecks()
+                && (rows.kind() == RowsKind.INSERT || rows.beforeColumns().cardinality() == columnCount)
+                && (rows.kind() == RowsKind.DELETE || rows.afterColumns().cardinality() == columnCount);
         }
 
         /** Every non-generated target column gets its value from a column of the image. */

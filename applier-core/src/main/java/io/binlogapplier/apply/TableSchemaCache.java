@@ -15,11 +15,16 @@ public final class TableSchemaCache {
     private record Name(String schema, String table) {
     }
 
+    /** A table's schema and name. */
+    public record TableName(String schema, String table) {
+    }
+
     /**
-     * The tables some foreign key references, read once for every table loaded until the next DDL
-     * (null: not read since): one scan of the server's foreign keys, not one per table.
+     * The tables some foreign key references, each with the tables that reference it, read once for
+     * every table loaded until the next DDL (null: not read since): one scan of the server's foreign
+     * keys, not one per table.
      */
-    private volatile java.util.Set<String> parents;
+    private volatile java.util.Map<String, java.util.List<TableName>> parents;
     private final Object parentsLock = new Object();
     /** Counts {@link #invalidateAll}: a set of parents read across one is not kept. */
     private final java.util.concurrent.atomic.AtomicLong epoch = new java.util.concurrent.atomic.AtomicLong();
@@ -69,7 +74,16 @@ public final class TableSchemaCache {
     }
 
     private boolean referenced(Connection c, String schema, String table) throws SQLException {
-        java.util.Set<String> p = parents;
+        return parents(c).containsKey(TableSchemaLoader.parentKey(schema, table));
+    }
+
+    /** The tables whose foreign keys reference this one (itself too, when one of its own does); empty when none. */
+    public java.util.List<TableName> children(String schema, String table, Connection c) throws SQLException {
+        return parents(c).getOrDefault(TableSchemaLoader.parentKey(schema, table), java.util.List.of());
+    }
+
+    private java.util.Map<String, java.util.List<TableName>> parents(Connection c) throws SQLException {
+        java.util.Map<String, java.util.List<TableName>> p = parents;
         if (p == null) {
             synchronized (parentsLock) {
                 p = parents;
@@ -83,7 +97,7 @@ public final class TableSchemaCache {
                 }
             }
         }
-        return p.contains(TableSchemaLoader.parentKey(schema, table));
+        return p;
     }
 
     /** How often the server's foreign keys were read to find the parent tables (tests). */

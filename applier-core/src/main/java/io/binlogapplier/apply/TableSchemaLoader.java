@@ -32,13 +32,14 @@ final class TableSchemaLoader {
         + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?";
 
     /**
-     * Every table some foreign key references, on the whole server. The server can narrow
+     * Every table some foreign key references, with the tables whose keys reference it, on the whole
+     * server. The server can narrow
      * KEY_COLUMN_USAGE to one table only by the child's TABLE_SCHEMA and TABLE_NAME; a condition on the
      * parent's (REFERENCED_…) makes it open every table of every schema, about 0.1 s per 3,000 tables
      * here. So it is read once for all tables ({@link TableSchemaCache}), not once per table.
      */
-    static final String REFERENCED_TABLES = "SELECT DISTINCT REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME"
-        + " FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_NAME IS NOT NULL";
+    static final String REFERENCED_TABLES = "SELECT DISTINCT REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME,"
+        + " TABLE_SCHEMA, TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_NAME IS NOT NULL";
 
     /** Whether some foreign key references a table (it is a parent). */
     @FunctionalInterface
@@ -151,13 +152,18 @@ final class TableSchemaLoader {
 
     /**
      * The tables some foreign key references ({@link #REFERENCED_TABLES}), as {@link #parentKey} of
-     * each.
+     * each, with the tables whose foreign keys reference it (its children).
      */
-    static java.util.Set<String> referencedTables(Connection c) throws SQLException {
-        java.util.Set<String> parents = new java.util.HashSet<>();
+    static Map<String, List<TableSchemaCache.TableName>> referencedTables(Connection c) throws SQLException {
+        Map<String, List<TableSchemaCache.TableName>> parents = new HashMap<>();
         try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery(REFERENCED_TABLES)) {
             while (rs.next()) {
-                parents.add(parentKey(rs.getString(1), rs.getString(2)));
+                List<TableSchemaCache.TableName> children = parents.computeIfAbsent(parentKey(rs.getString(1),
+                    rs.getString(2)), k -> new ArrayList<>());
+                TableSchemaCache.TableName child = new TableSchemaCache.TableName(rs.getString(3), rs.getString(4));
+                if (!children.contains(child)) {
+                    children.add(child);
+                }
             }
         }
         return parents;

@@ -249,7 +249,7 @@ public final class TransactionApplier implements AutoCloseable {
     public long[] takeCounts() {
         long[] r = rows.takeCounts();
         long[] lean = this.lean.takeDropped();
-        return new long[] {r[0], r[1], r[2], lean[0], lean[1]};
+        return new long[] {r[0], r[1], r[2], lean[0], lean[1], r[3], r[4]};
     }
 
     /** True when {@code e} is MariaDB's "Unknown error" for a BINLOG statement (the cause is in its error log). */

@@ -363,6 +363,7 @@ final class ApplyWorker implements EventHandler<RingSlot> {
         long[] counts = applier.takeCounts();
         ctx.metrics().netEffect(counts[0], counts[1], counts[2]);
         ctx.metrics().leanImages(counts[3], counts[4]);
+        ctx.metrics().linkedRows(counts[5], counts[6]);
         endUnit();
     }
 

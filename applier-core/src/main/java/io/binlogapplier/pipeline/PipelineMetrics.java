@@ -79,6 +79,14 @@ public interface PipelineMetrics {
     }
 
     /**
+     * A unit applied with the SQL method committed: {@code rows} row changes to tables foreign keys
+     * link went out grouped by key in {@code statements} statements (multi-row INSERTs, DELETEs of
+     * key lists, UPDATEs one by one) rather than one statement each in source order.
+     */
+    default void linkedRows(long rows, long statements) {
+    }
+
+    /**
      * A unit committed whose BINLOG statements left {@code beforeBytesDropped} bytes of UPDATE and
      * DELETE before images out ({@code apply.lean_before_images}) and {@code afterBytesDropped} bytes of
      * UPDATE after images ({@code apply.lean_after_images}); called with 0 as well.
@@ -197,6 +205,12 @@ public interface PipelineMetrics {
             public void leanImages(long beforeBytesDropped, long afterBytesDropped) {
                 first.leanImages(beforeBytesDropped, afterBytesDropped);
                 second.leanImages(beforeBytesDropped, afterBytesDropped);
+            }
+
+            @Override
+            public void linkedRows(long rows, long statements) {
+                first.linkedRows(rows, statements);
+                second.linkedRows(rows, statements);
             }
 
             @Override

@@ -4,7 +4,7 @@ import io.binlogapplier.apply.TableSchema;
 import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.config.ApplyMode;
 import io.binlogapplier.schedule.TransactionTraits;
-import io.binlogapplier.schedule.WriteSets;
+import io.binlogapplier.apply.WriteSets;
 import io.binlogapplier.transaction.Change;
 import io.binlogapplier.transaction.Transaction;
 

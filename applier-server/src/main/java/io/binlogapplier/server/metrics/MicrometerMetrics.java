@@ -52,6 +52,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String NET_EFFECT_ROWS = PREFIX + "net.effect.rows";
     static final String NET_EFFECT_STATEMENTS = PREFIX + "net.effect.statements";
     static final String ORDERED_ROWS = PREFIX + "ordered.rows";
+    static final String LINKED_ROWS = PREFIX + "linked.rows";
+    static final String LINKED_STATEMENTS = PREFIX + "linked.statements";
     static final String TAIL_TRANSACTIONS = PREFIX + "tail.transactions";
     static final String BEFORE_IMAGE_DROPPED = PREFIX + "before.image.dropped";
     static final String AFTER_IMAGE_DROPPED = PREFIX + "after.image.dropped";
@@ -98,6 +100,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
     private final Counter beforeImageDropped;
     private final Counter afterImageDropped;
     private final Counter orderedRows;
+    private final Counter linkedRows;
+    private final Counter linkedStatements;
     private final Counter rowEventsFiltered;
     private final MultiGauge files;
 
@@ -127,6 +131,10 @@ public final class MicrometerMetrics implements PipelineMetrics {
         orderedRows = counter(ORDERED_ROWS, null, "Row changes the SQL method applied one by one in source order"
             + " (tables with foreign keys or target triggers, rows events without whole images, or apply.net_effect"
             + " off)");
+        linkedRows = counter(LINKED_ROWS, null, "Row changes to tables foreign keys link that the SQL method grouped by"
+            + " key, several per statement where no key orders them (see linked_statements)");
+        linkedStatements = counter(LINKED_STATEMENTS, null, "Statements the SQL method sent for the row changes counted"
+            + " in linked_rows");
         beforeImageDropped = counter(BEFORE_IMAGE_DROPPED, "bytes", "Bytes of UPDATE and DELETE before images the"
             + " BINLOG method left out, keeping only the primary key (apply.lean_before_images), in committed units");
         afterImageDropped = counter(AFTER_IMAGE_DROPPED, "bytes", "Bytes of UPDATE after images the BINLOG method"
@@ -300,6 +308,14 @@ public final class MicrometerMetrics implements PipelineMetrics {
         }
         if (ordered > 0) {
             orderedRows.increment(ordered);
+        }
+    }
+
+    @Override
+    public void linkedRows(long rows, long statements) {
+        if (rows > 0) {
+            linkedRows.increment(rows);
+            linkedStatements.increment(statements);
         }
     }
 

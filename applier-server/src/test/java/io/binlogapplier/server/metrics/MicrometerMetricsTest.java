@@ -58,6 +58,8 @@ class MicrometerMetricsTest {
         metrics.tailApplied(2);
         metrics.leanImages(4096, 1024);
         metrics.leanImages(0, 0);
+        metrics.linkedRows(90, 12);
+        metrics.linkedRows(0, 0);
         metrics.readAhead("read", 120, 4);
         metrics.readAhead("late", 7, 0);
         status.applyMethod(new MethodChoice(ApplyMethod.BINLOG, true, "the target may run BINLOG statements",
@@ -82,6 +84,7 @@ class MicrometerMetricsTest {
             "binlog_applier_applied_source_commit_timestamp_seconds", "binlog_applier_flush_relaxed",
             "binlog_applier_state", "binlog_applier_barriers_total", "binlog_applier_net_effect_rows_total",
             "binlog_applier_net_effect_statements_total", "binlog_applier_ordered_rows_total",
+            "binlog_applier_linked_rows_total", "binlog_applier_linked_statements_total",
             "binlog_applier_tail_transactions_total",
             "binlog_applier_before_image_dropped_bytes_total", "binlog_applier_after_image_dropped_bytes_total",
             "binlog_applier_apply_method", "binlog_applier_read_ahead_rows_total",
@@ -110,6 +113,8 @@ class MicrometerMetricsTest {
             .contains("binlog_applier_net_effect_rows_total{target=\"orders-replica\"} 600.0")
             .contains("binlog_applier_net_effect_statements_total{target=\"orders-replica\"} 6.0")
             .contains("binlog_applier_ordered_rows_total{target=\"orders-replica\"} 30.0")
+            .contains("binlog_applier_linked_rows_total{target=\"orders-replica\"} 90.0")
+            .contains("binlog_applier_linked_statements_total{target=\"orders-replica\"} 12.0")
             .contains("binlog_applier_tail_transactions_total{target=\"orders-replica\"} 5.0")
             .contains("binlog_applier_before_image_dropped_bytes_total{target=\"orders-replica\"} 4096.0")
             .contains("binlog_applier_after_image_dropped_bytes_total{target=\"orders-replica\"} 1024.0")

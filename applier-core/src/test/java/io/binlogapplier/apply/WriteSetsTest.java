@@ -1,7 +1,5 @@
-package io.binlogapplier.schedule;
+package io.binlogapplier.apply;
 
-import io.binlogapplier.apply.ColumnInfo;
-import io.binlogapplier.apply.TableSchema;
 import io.binlogapplier.binlog.BinlogType;
 import io.binlogapplier.binlog.RowsKind;
 import io.binlogapplier.binlog.TableMap;

@@ -1,8 +1,5 @@
-package io.binlogapplier.schedule;
+package io.binlogapplier.apply;
 
-import io.binlogapplier.apply.ColumnInfo;
-import io.binlogapplier.apply.ColumnMapping;
-import io.binlogapplier.apply.TableSchema;
 import io.binlogapplier.binlog.JsonText;
 import io.binlogapplier.binlog.RowsKind;
 import io.binlogapplier.transaction.Change;
@@ -50,48 +47,94 @@ public final class WriteSets {
                 }
                 out[n++] = tableKey(t.schema(), t.table());
             }
-            int[] targetOf = ColumnMapping.of(rows.table(), t);
-            int[] sourceOf = new int[t.columns().size()];
-            Arrays.fill(sourceOf, -1);
-            for (int i = 0; i < targetOf.length; i++) {
-                sourceOf[targetOf[i]] = i;
-            }
-            List<long[]> keys = new java.util.ArrayList<>(); // {keyHash} and its target columns
-            List<List<Integer>> keyColumns = new java.util.ArrayList<>();
-            for (TableSchema.KeyInfo key : t.uniqueKeys()) {
-                List<String> names = new java.util.ArrayList<>();
-                for (int col : key.columns()) {
-                    names.add(t.columns().get(col).name());
+            Keys keys = new Keys(rows.table(), t);
+            for (int r = 0; r < rows.rows().size(); r++) {
+                BitSet present = rows.kind() == RowsKind.UPDATE && r % 2 == 1 ? rows.afterColumns()
+                    : rows.beforeColumns();
+                if (n + keys.count() > out.length) {
+                    out = Arrays.copyOf(out, Math.max(n * 2, n + keys.count()));
                 }
-                keys.add(new long[] {keyIdentity(t.schema(), t.table(), names)});
-                keyColumns.add(key.columns());
-            }
-            // A child row's foreign key names its parent's key: it conflicts with changes to that parent row.
-            for (TableSchema.ForeignKey fk : t.foreignKeys()) {
-                if (fk.columns().contains(-1)) {
-                    continue;
-                }
-                keys.add(new long[] {keyIdentity(fk.parentSchema(), fk.parentTable(), fk.parentColumns())});
-                keyColumns.add(fk.columns());
-            }
-            for (int k = 0; k < keys.size(); k++) {
-                for (int r = 0; r < rows.rows().size(); r++) {
-                    BitSet present = rows.kind() == RowsKind.UPDATE && r % 2 == 1 ? rows.afterColumns()
-                        : rows.beforeColumns();
-                    long h = keyValueHash(keys.get(k)[0], keyColumns.get(k), rows.rows().get(r), present, sourceOf,
-                        t.columns());
-                    if (h != 0) {
-                        if (n == out.length) {
-                            out = Arrays.copyOf(out, n * 2);
-                        }
-                        out[n++] = h;
-                    }
-                }
+                n = keys.add(rows.rows().get(r), present, out, n);
             }
         }
         long[] result = Arrays.copyOf(out, n);
         Arrays.sort(result);
         return dedupe(result);
+    }
+
+    /**
+     * The keys one table's row images name, for the columns of one binlog table map: every unique key
+     * of the target table, and every foreign key as the key of the parent it references.
+     */
+    public static final class Keys {
+        private final long[] identities;
+        /** The first {@code unique} identities are the table's unique keys, the rest its foreign keys. */
+        private final int unique;
+        private final List<List<Integer>> columns = new java.util.ArrayList<>();
+        private final int[] sourceOf;
+        private final List<ColumnInfo> targetColumns;
+
+        public Keys(io.binlogapplier.binlog.TableMap map, TableSchema t) {
+            int[] targetOf = ColumnMapping.of(map, t);
+            sourceOf = new int[t.columns().size()];
+            Arrays.fill(sourceOf, -1);
+            for (int i = 0; i < targetOf.length; i++) {
+                sourceOf[targetOf[i]] = i;
+            }
+            targetColumns = t.columns();
+            List<Long> ids = new java.util.ArrayList<>();
+            for (TableSchema.KeyInfo key : t.uniqueKeys()) {
+                List<String> names = new java.util.ArrayList<>();
+                for (int col : key.columns()) {
+                    names.add(t.columns().get(col).name());
+                }
+                ids.add(keyIdentity(t.schema(), t.table(), names));
+                columns.add(key.columns());
+            }
+            unique = ids.size();
+            // A child row's foreign key names its parent's key: it conflicts with changes to that parent row.
+            for (TableSchema.ForeignKey fk : t.foreignKeys()) {
+                if (fk.columns().contains(-1)) {
+                    continue;
+                }
+                ids.add(keyIdentity(fk.parentSchema(), fk.parentTable(), fk.parentColumns()));
+                columns.add(fk.columns());
+            }
+            identities = ids.stream().mapToLong(Long::longValue).toArray();
+        }
+
+        /** Most keys one image names. */
+        public int count() {
+            return identities.length;
+        }
+
+        /**
+         * Writes the keys {@code image} names (the columns {@code present} hold, no NULL in them) into
+         * {@code out} from {@code n}, which must have room for {@link #count()} more; returns the new end.
+         */
+        public int add(Object[] image, BitSet present, long[] out, int n) {
+            return add(0, identities.length, image, present, out, n);
+        }
+
+        /** As {@link #add}, the keys of the table's own unique keys only (the row's identity). */
+        public int addUnique(Object[] image, BitSet present, long[] out, int n) {
+            return add(0, unique, image, present, out, n);
+        }
+
+        /** As {@link #add}, the parent keys the row's foreign keys reference only. */
+        public int addReferenced(Object[] image, BitSet present, long[] out, int n) {
+            return add(unique, identities.length, image, present, out, n);
+        }
+
+        private int add(int from, int to, Object[] image, BitSet present, long[] out, int n) {
+            for (int k = from; k < to; k++) {
+                long h = keyValueHash(identities[k], columns.get(k), image, present, sourceOf, targetColumns);
+                if (h != 0) {
+                    out[n++] = h;
+                }
+            }
+            return n;
+        }
     }
 
     /** The key every change to a table shares when its rows cannot be told apart by a key. */
