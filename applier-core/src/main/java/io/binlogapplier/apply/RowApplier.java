@@ -235,6 +235,47 @@ final class RowApplier implements AutoCloseable {
         }
     }
 
+    /**
+     * A group's updates: where the lookup key is the table's only unique key, those that keep their
+     * row's key and change some value go as multi-row {@code INSERT … ON DUPLICATE KEY UPDATE}s, which
+     * must find every row and change it (as a net effect's updates in place); the rest one by one.
+     *
+     * @param images the group's before and after images, alternating
+     */
+    private void updateLinked(TablePlan plan, LinkedChanges.Group<TablePlan> g, List<Object[]> images, String where)
+        throws SQLException {
+        List<Object[]> inPlace = new ArrayList<>();
+        List<Object[]> oneByOne = new ArrayList<>();
+        for (int r = 0; r < images.size(); r += 2) {
+            Object[] before = images.get(r);
+            Object[] after = images.get(r + 1);
+            if (plan.upsert && g.after().cardinality() == plan.columnCount && sameKey(plan, before, after)
+                && !java.util.Arrays.deepEquals(before, after)) {
+                inPlace.add(after);
+            } else {
+                oneByOne.add(before);
+                oneByOne.add(after);
+            }
+        }
+        if (!inPlace.isEmpty()) {
+            netStatements += insert(plan, g.after(), inPlace, where, Form.UPSERT);
+        }
+        if (!oneByOne.isEmpty()) {
+            updateOrDelete(plan, g.before(), g.after(), oneByOne, where, false, true);
+            netStatements += oneByOne.size() / 2;
+        }
+    }
+
+    /** The two images hold the same lookup key. */
+    private static boolean sameKey(TablePlan plan, Object[] a, Object[] b) {
+        for (int c : plan.lookupColumns) {
+            if (!java.util.Objects.deepEquals(a[c], b[c])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Applies every change held of tables foreign keys link. */
     private void flushLinked() throws SQLException {
         for (String component : new ArrayList<>(linked.keySet())) {
@@ -245,7 +286,8 @@ final class RowApplier implements AutoCloseable {
     /**
      * Applies the held changes of one group of tables foreign keys link ({@link TablePlan#component};
      * null: of every group): layer by layer, each table's inserts of a layer as multi-row INSERTs, its
-     * deletes as DELETEs of a list of keys, its updates one by one.
+     * deletes as DELETEs of a list of keys, its updates in place as multi-row upserts where it has
+     * one unique key ({@link #updateLinked}), else one by one.
      */
     private void flushLinked(String component) throws SQLException {
         if (component == null) {
@@ -276,10 +318,7 @@ final class RowApplier implements AutoCloseable {
             switch (g.kind()) {
                 case INSERT -> netStatements += insert(plan, g.after(), images, where, Form.INSERT);
                 case DELETE -> deleteByKeys(plan, images, where);
-                case UPDATE -> {
-                    updateOrDelete(plan, g.before(), g.after(), images, where, false, true);
-                    netStatements += g.rows().size();
-                }
+                case UPDATE -> updateLinked(plan, g, images, where);
             }
         }
         linkedStatements += netStatements - netBefore;

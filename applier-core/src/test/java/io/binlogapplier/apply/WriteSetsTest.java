@@ -71,6 +71,39 @@ class WriteSetsTest {
     }
 
     @Test
+    void aChildImageWritesItsOwnKeyAndReadsThePrimaryKeyOfItsParent() {
+        ColumnInfo parentRef = new ColumnInfo("t_id", 1, "int", "int(11)", null, null, true, false);
+        TableSchema child = new TableSchema("db", "child", List.of(ID, parentRef), List.of(0),
+            List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false,
+            List.of(new TableSchema.ForeignKey("fk", List.of(1), "db", "t", List.of("id"))), false);
+        TableMap childMap = new TableMap(8, "db", "child", new int[] {BinlogType.LONG, BinlogType.LONG},
+            new int[] {0, 0}, new int[] {0, 0}, new BitSet(), null, null, null);
+        BitSet all = new BitSet();
+        all.set(0, 2);
+        WriteSets.Keys childKeys = new WriteSets.Keys(childMap, child);
+        WriteSets.Keys parentKeys = new WriteSets.Keys(MAP, T);
+        long[] out = new long[8];
+
+        assertThat(childKeys.count()).isEqualTo(2);
+        int own = childKeys.addUnique(new Object[] {100L, 1L}, all, out, 0);
+        long[] written = java.util.Arrays.copyOf(out, own);
+        int read = childKeys.addReferenced(new Object[] {100L, 1L}, all, out, 0);
+        long[] referenced = java.util.Arrays.copyOf(out, read);
+        int parent = parentKeys.addUnique(new Object[] {1L, s("x")}, all, out, 0);
+        long[] parentWritten = java.util.Arrays.copyOf(out, parent);
+
+        assertThat(written).hasSize(1).doesNotContain(parentWritten);
+        assertThat(referenced).hasSize(1);
+        assertThat(parentWritten).hasSize(2).contains(referenced[0]);
+        assertThat(parentKeys.addReferenced(new Object[] {1L, s("x")}, all, out, 0)).as("the parent references none")
+            .isZero();
+        BitSet idOnly = new BitSet();
+        idOnly.set(0);
+        assertThat(childKeys.addReferenced(new Object[] {100L, null}, idOnly, out, 0))
+            .as("no key from a column the image lacks").isZero();
+    }
+
+    @Test
     void aNullUniqueValueIsNoKey() {
         assertThat(insert(new Object[] {1L, null})).hasSize(1);
     }
