@@ -33,7 +33,8 @@
 #                                        the IO_THREADS x IO_LOAD_SECONDS load
 #   TABLES (10), TABLE_SIZE (20000), THREADS (16), LOAD_SECONDS (60)   the sysbench load
 #   MIXED_THREADS (4), MIXED_OPS (4: statements per transaction, 1..MIXED_OPS), MIXED_GROUPS
-#                   (uq,fk,trg,nopk: which of mixed.lua's tables the transactions change)
+#                   (uq,fk,trg,nopk: which of mixed.lua's tables the transactions change; "orders" adds
+#                   customers, orders and order_items, a chain of two foreign keys, e.g. MIXED_GROUPS=orders)
 #   BIGTX_ROWS (1000000), BIGTX_WIDE_ROWS (300000; 0 leaves that transaction out)
 #   IO_TABLES (8), IO_TABLE_SIZE (300000), IO_THREADS (16), IO_LOAD_SECONDS (30), IO_BUFFER_POOL (32M:
 #                   the targets' pool; the data should be several times that, the run says how many),
@@ -341,7 +342,7 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
       # auto-increment value"; InnoDB has rolled the transaction back, as for 1213
       "${sb[@]}" --threads="$MIXED_THREADS" --time="$LOAD_SECONDS" --mysql-ignore-errors=1213,1205,1020,1467 \
         run >"$OUT/sysbench-$1.txt" || load_failed "$1"
-      LOAD="scripts/bench/mixed.lua, 6 tables x $TABLE_SIZE rows, $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${LOAD_SECONDS}s"
+      LOAD="scripts/bench/mixed.lua, $TABLE_SIZE rows per table, $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${LOAD_SECONDS}s"
       ;;
     io_*)
       local script=oltp_${1#io_} sb

@@ -11,6 +11,11 @@
 --                carries the audit rows the trigger wrote; the target has the same triggers (they are
 --                created here, and the CREATE TRIGGER statements replicate), which must not fire again
 --   nopk_log     no primary or unique key (a plain index on k), with duplicate rows
+--   customers, orders, order_items
+--                (group "orders", not in the default groups; prepare creates them only then) a chain of
+--                two foreign keys ON DELETE CASCADE, as shops have them: an order is its row and a few
+--                item rows, each inserted by a statement of its own; statuses and quantities change;
+--                an order is deleted with its items, now and then a customer with its orders and items
 -- Each transaction runs 1..ops statements, each a random one of the operations below. Run it with
 -- --mysql-ignore-errors=1213,1205,1020,1467 (bench.sh does): a deadlock, a lock wait timeout, or a
 -- deadlock while INSERT...SELECT waits for fk_child's AUTO-INC lock (MariaDB reports that one as 1467
@@ -23,14 +28,21 @@
 sysbench.cmdline.options = {
    table_size = {"Rows of each table after prepare", 10000},
    ops = {"Most statements per transaction (each transaction runs 1..ops)", 4},
-   groups = {"Which tables the transactions change, comma-separated, of uq,fk,trg,nopk "
-      .. "(prepare creates and fills all of them)", "uq,fk,trg,nopk"},
+   groups = {"Which tables the transactions change, comma-separated, of uq,fk,trg,nopk,orders "
+      .. "(prepare creates and fills the tables of all of them but orders, and those of orders when named)",
+      "uq,fk,trg,nopk"},
 }
 
 -- fk_parent.code is id + CODE_STEP * (times re-keyed), so codes stay unique without a lookup
 local CODE_STEP = 10000000
 
 local function n() return sysbench.opt.table_size end
+local function has_group(name)
+   for g in string.gmatch(sysbench.opt.groups, "[^,%s]+") do
+      if g == name then return true end
+   end
+   return false
+end
 local function rnd(lo, hi) return sysbench.rand.uniform(lo, hi) end
 
 local function insert_rows(con, head, count, row)
@@ -99,6 +111,33 @@ function cmd_prepare()
       return string.format("(%d,%d,%d,'new')", i, i % 97, i % 500) end)
    insert_rows(con, "INSERT INTO nopk_log (k, v, note) VALUES ", n(), function(i)
       return string.format("(%d,%d,'x')", i % keys + 1, i % 3) end)
+   if has_group("orders") then
+      con:query([[CREATE TABLE customers (
+          id INT NOT NULL PRIMARY KEY,
+          name VARCHAR(32) NOT NULL) ENGINE=InnoDB]])
+      con:query([[CREATE TABLE orders (
+          id INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+          customer_id INT NOT NULL,
+          status VARCHAR(16) NOT NULL,
+          total INT NOT NULL,
+          KEY customer_id (customer_id),
+          CONSTRAINT orders_customer FOREIGN KEY (customer_id) REFERENCES customers (id)
+            ON DELETE CASCADE) ENGINE=InnoDB]])
+      con:query([[CREATE TABLE order_items (
+          id INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
+          order_id INT NOT NULL,
+          sku INT NOT NULL,
+          qty INT NOT NULL,
+          KEY order_id (order_id),
+          CONSTRAINT items_order FOREIGN KEY (order_id) REFERENCES orders (id)
+            ON DELETE CASCADE) ENGINE=InnoDB]])
+      insert_rows(con, "INSERT INTO customers (id, name) VALUES ", n(), function(i)
+         return string.format("(%d,'c%d')", i, i) end)
+      insert_rows(con, "INSERT INTO orders (id, customer_id, status, total) VALUES ", n(), function(i)
+         return string.format("(%d,%d,'new',2)", i, (i * 13) % n() + 1) end)
+      insert_rows(con, "INSERT INTO order_items (order_id, sku, qty) VALUES ", 2 * n(), function(i)
+         return string.format("(%d,%d,1)", (i - 1) % n() + 1, i % 500) end)
+   end
    con:disconnect()
 end
 
@@ -169,12 +208,42 @@ groups.nopk = { -- no primary key; rows with the same k are often identical
    end,
 }
 
+groups.orders = { -- two foreign keys in a chain, ON DELETE CASCADE
+   function() -- an order and its items, a statement each; its customer is there (again, if deleted)
+      local c = rnd(1, n())
+      con:query(string.format("INSERT IGNORE INTO customers (id, name) VALUES (%d, 'c%d')", c, c))
+      con:query(string.format("INSERT INTO orders (customer_id, status, total) VALUES (%d, 'new', 0)", c))
+      con:query("SET @o = LAST_INSERT_ID()")
+      local total = 0
+      for _ = 1, rnd(1, 4) do
+         local q = rnd(1, 5)
+         total = total + q
+         con:query(string.format("INSERT INTO order_items (order_id, sku, qty) VALUES (@o, %d, %d)", rnd(1, 500), q))
+      end
+      con:query(string.format("UPDATE orders SET total = %d WHERE id = @o", total))
+   end,
+   function()
+      con:query(string.format("UPDATE orders SET status = 'shipped' WHERE id = %d", rnd(1, 2 * n())))
+   end,
+   function()
+      con:query(string.format("UPDATE order_items SET qty = qty + 1 WHERE id = %d", rnd(1, 4 * n())))
+   end,
+   function() -- its items go by ON DELETE CASCADE
+      con:query(string.format("DELETE FROM orders WHERE id = %d", rnd(1, 2 * n())))
+   end,
+   function() -- now and then a customer: its orders and their items go by ON DELETE CASCADE
+      if rnd(1, 10) == 1 then
+         con:query(string.format("DELETE FROM customers WHERE id = %d", rnd(1, n())))
+      end
+   end,
+}
+
 local ops = {}
 
 function thread_init()
    con = sysbench.sql.driver():connect()
    for g in string.gmatch(sysbench.opt.groups, "[^,%s]+") do
-      assert(groups[g], "unknown group '" .. g .. "' in --groups (uq, fk, trg, nopk)")
+      assert(groups[g], "unknown group '" .. g .. "' in --groups (uq, fk, trg, nopk, orders)")
       for _, op in ipairs(groups[g]) do ops[#ops + 1] = op end
    end
    assert(#ops > 0, "--groups names no group")

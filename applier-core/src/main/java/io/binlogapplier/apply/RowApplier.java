@@ -867,7 +867,7 @@ final class RowApplier implements AutoCloseable {
     }
 
     /** Most tables {@link #component} follows foreign keys to. */
-    static final int MAX_COMPONENT_TABLES = 1000;
+    static final int MAX_COMPONENT_TABLES = 64;
 
     /**
      * The group of tables foreign keys link to this one, directly or through others (a connected
@@ -914,10 +914,30 @@ final class RowApplier implements AutoCloseable {
         return first;
     }
 
-    /** InnoDB (or the like), no trigger, a lookup key, and every unique index a key write sets name. */
+    /**
+     * InnoDB (or the like), no trigger, a lookup key, and every unique index a key write sets name,
+     * none with a generated column (whose value a row image may lack).
+     */
     private static boolean plainKeys(TableSchema t) {
-        return t.transactional() && !t.hasTriggers() && !t.lookupKey().isEmpty()
-            && t.uniqueIndexCount() == t.uniqueKeys().size();
+        if (!t.transactional() || t.hasTriggers() || t.lookupKey().isEmpty()
+            || t.uniqueIndexCount() != t.uniqueKeys().size()) {
+            return false;
+        }
+        for (TableSchema.KeyInfo key : t.uniqueKeys()) {
+            for (int c : key.columns()) {
+                if (t.columns().get(c).generated()) {
+                    return false;
+                }
+            }
+        }
+        for (TableSchema.ForeignKey fk : t.foreignKeys()) {
+            for (int c : fk.columns()) {
+                if (c >= 0 && t.columns().get(c).generated()) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** The foreign key references a unique key of {@code parent}, its columns in the key's order. */
