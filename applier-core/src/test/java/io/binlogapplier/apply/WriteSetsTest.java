@@ -22,6 +22,14 @@ class WriteSetsTest {
     private static final TableMap MAP = new TableMap(7, "db", "t", new int[] {BinlogType.LONG, BinlogType.VARCHAR},
         new int[] {0, 40}, new int[] {0, 0}, new BitSet(), null, null, null);
 
+    /** A child of {@code T}: its {@code t_id} references {@code T.id}. */
+    private static final TableSchema CHILD = new TableSchema("db", "child", List.of(ID,
+        new ColumnInfo("t_id", 1, "int", "int(11)", null, null, true, false)), List.of(0),
+        List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false,
+        List.of(new TableSchema.ForeignKey("fk", List.of(1), "db", "t", List.of("id"))), false);
+    private static final TableMap CHILD_MAP = new TableMap(8, "db", "child", new int[] {BinlogType.LONG,
+        BinlogType.LONG}, new int[] {0, 0}, new int[] {0, 0}, new BitSet(), null, null, null);
+
     private static long[] insert(Object[]... rows) {
         BitSet all = new BitSet();
         all.set(0, 2);
@@ -53,16 +61,10 @@ class WriteSetsTest {
 
     @Test
     void aChildRowConflictsWithItsParentRowThroughTheForeignKey() {
-        ColumnInfo parentRef = new ColumnInfo("t_id", 1, "int", "int(11)", null, null, true, false);
-        TableSchema child = new TableSchema("db", "child", List.of(ID, parentRef), List.of(0),
-            List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false,
-            List.of(new TableSchema.ForeignKey("fk", List.of(1), "db", "t", List.of("id"))), false);
-        TableMap childMap = new TableMap(8, "db", "child", new int[] {BinlogType.LONG, BinlogType.LONG},
-            new int[] {0, 0}, new int[] {0, 0}, new BitSet(), null, null, null);
         BitSet all = new BitSet();
         all.set(0, 2);
-        long[] childInsert = WriteSets.of(List.of(new Change.Rows(childMap, RowsKind.INSERT, 0, all, all,
-            List.<Object[]>of(new Object[] {100L, 1L}), 10, null, null)), x -> child);
+        long[] childInsert = WriteSets.of(List.of(new Change.Rows(CHILD_MAP, RowsKind.INSERT, 0, all, all,
+            List.<Object[]>of(new Object[] {100L, 1L}), 10, null, null)), x -> CHILD);
         long[] parentDelete = insert(new Object[] {1L, s("x")});
         long[] otherParent = insert(new Object[] {2L, s("y")});
 
@@ -72,15 +74,9 @@ class WriteSetsTest {
 
     @Test
     void aChildImageWritesItsOwnKeyAndReadsThePrimaryKeyOfItsParent() {
-        ColumnInfo parentRef = new ColumnInfo("t_id", 1, "int", "int(11)", null, null, true, false);
-        TableSchema child = new TableSchema("db", "child", List.of(ID, parentRef), List.of(0),
-            List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false,
-            List.of(new TableSchema.ForeignKey("fk", List.of(1), "db", "t", List.of("id"))), false);
-        TableMap childMap = new TableMap(8, "db", "child", new int[] {BinlogType.LONG, BinlogType.LONG},
-            new int[] {0, 0}, new int[] {0, 0}, new BitSet(), null, null, null);
         BitSet all = new BitSet();
         all.set(0, 2);
-        WriteSets.Keys childKeys = new WriteSets.Keys(childMap, child);
+        WriteSets.Keys childKeys = new WriteSets.Keys(CHILD_MAP, CHILD);
         WriteSets.Keys parentKeys = new WriteSets.Keys(MAP, T);
         long[] out = new long[8];
 
