@@ -9,13 +9,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * the scheduler and all workers; each caller loads through its own connection.
  */
 public final class TableSchemaCache {
-    private final ConcurrentHashMap<Name, TableSchema> tables = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<TableName, TableSchema> tables = new ConcurrentHashMap<>();
 
-    /** A table's name as a key: asked for every rows event, so no string is built to look it up. */
-    private record Name(String schema, String table) {
-    }
-
-    /** A table's schema and name. */
+    /**
+     * A table's schema and name; the cache's key (asked for every rows event, so no string is built to
+     * look it up).
+     */
     public record TableName(String schema, String table) {
     }
 
@@ -31,7 +30,7 @@ public final class TableSchemaCache {
     private final java.util.concurrent.atomic.AtomicLong parentScans = new java.util.concurrent.atomic.AtomicLong();
 
     public TableSchema get(String schema, String table, Connection c) throws SQLException {
-        Name key = new Name(schema, table);
+        TableName key = new TableName(schema, table);
         TableSchema t = tables.get(key);
         if (t == null) {
             t = TableSchemaLoader.load(c, schema, table, this::referenced);
@@ -45,7 +44,7 @@ public final class TableSchemaCache {
 
     /** The table's metadata if it is loaded now, else null; never loads (so never races a DDL). */
     public TableSchema cached(String schema, String table) {
-        return tables.get(new Name(schema, table));
+        return tables.get(new TableName(schema, table));
     }
 
     private final java.util.concurrent.atomic.AtomicLong ownDdl = new java.util.concurrent.atomic.AtomicLong();
@@ -67,7 +66,7 @@ public final class TableSchemaCache {
     /** The schemas of the tables loaded now, each once. */
     public java.util.List<String> schemas() {
         java.util.Set<String> names = new java.util.TreeSet<>();
-        for (Name n : tables.keySet()) {
+        for (TableName n : tables.keySet()) {
             names.add(n.schema());
         }
         return java.util.List.copyOf(names);

@@ -33,10 +33,10 @@ final class TableSchemaLoader {
 
     /**
      * Every table some foreign key references, with the tables whose keys reference it, on the whole
-     * server. The server can narrow
-     * KEY_COLUMN_USAGE to one table only by the child's TABLE_SCHEMA and TABLE_NAME; a condition on the
-     * parent's (REFERENCED_…) makes it open every table of every schema, about 0.1 s per 3,000 tables
-     * here. So it is read once for all tables ({@link TableSchemaCache}), not once per table.
+     * server. The server can narrow KEY_COLUMN_USAGE to one table only by the child's TABLE_SCHEMA and
+     * TABLE_NAME; a condition on the parent's (REFERENCED_…) makes it open every table of every schema,
+     * about 0.1 s per 3,000 tables here. So it is read once for all tables ({@link TableSchemaCache}),
+     * not once per table.
      */
     static final String REFERENCED_TABLES = "SELECT DISTINCT REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME,"
         + " TABLE_SCHEMA, TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_NAME IS NOT NULL";

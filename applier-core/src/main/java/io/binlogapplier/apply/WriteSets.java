@@ -2,6 +2,7 @@ package io.binlogapplier.apply;
 
 import io.binlogapplier.binlog.JsonText;
 import io.binlogapplier.binlog.RowsKind;
+import io.binlogapplier.binlog.TableMap;
 import io.binlogapplier.transaction.Change;
 
 import java.math.BigDecimal;
@@ -74,7 +75,7 @@ public final class WriteSets {
         private final int[] sourceOf;
         private final List<ColumnInfo> targetColumns;
 
-        public Keys(io.binlogapplier.binlog.TableMap map, TableSchema t) {
+        public Keys(TableMap map, TableSchema t) {
             int[] targetOf = ColumnMapping.of(map, t);
             sourceOf = new int[t.columns().size()];
             Arrays.fill(sourceOf, -1);
