@@ -1,7 +1,9 @@
--- 50,000 small source transactions with DDL in the middle, for the crash-safety test.
+-- 50,000 small source transactions with DDL in the middle, for the crash-safety test. crash.log is a
+-- child of crash.acct (a foreign key), so that the SQL method holds and groups their rows by key.
 CREATE DATABASE crash;
 CREATE TABLE crash.acct (id INT PRIMARY KEY, balance BIGINT NOT NULL, note VARCHAR(64), KEY k_balance (balance));
-CREATE TABLE crash.log (id BIGINT AUTO_INCREMENT PRIMARY KEY, acct INT NOT NULL, delta INT NOT NULL, at DATETIME(6));
+CREATE TABLE crash.log (id BIGINT AUTO_INCREMENT PRIMARY KEY, acct INT NOT NULL, delta INT NOT NULL, at DATETIME(6),
+  CONSTRAINT log_acct FOREIGN KEY (acct) REFERENCES crash.acct (id) ON DELETE CASCADE);
 CREATE TABLE crash.nopk (a INT, b VARCHAR(10));
 DELIMITER //
 CREATE PROCEDURE crash.work(first INT, n INT)
