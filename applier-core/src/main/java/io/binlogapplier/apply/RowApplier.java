@@ -61,10 +61,7 @@ final class RowApplier implements AutoCloseable {
     private long orderedRows;
     /** Row changes to tables foreign keys link, held back to go several per statement ({@link LinkedChanges}). */
     private final Map<String, Held> linked = new LinkedHashMap<>();
-    /** Row changes and event bytes {@link #linked} holds. */
-    private long linkedChanges;
     private long[] keys = new long[16];
-    private long linkedBytes;
     private long linkedRows;
     private long linkedStatements;
     private Boolean foreignKeyChecks;
@@ -219,12 +216,13 @@ final class RowApplier implements AutoCloseable {
             held.add(new LinkedChanges.Row<>(plan, rows.kind(), b == null ? null : before, a == null ? null : after, b, a),
                 keys, writes, end - writes);
         }
-        linkedChanges += rows.rowCount();
-        linkedBytes += rows.sizeBytes();
         h.bytes += rows.sizeBytes();
     }
 
-    /** The changes held of one group of tables foreign keys link, and the transaction of the first. */
+    /**
+     * The changes held of one group of tables foreign keys link, their event bytes, and the
+     * transaction of the first.
+     */
     private static final class Held {
         final LinkedChanges<TablePlan> changes = new LinkedChanges<>();
         final String where;
@@ -238,7 +236,8 @@ final class RowApplier implements AutoCloseable {
     /**
      * A group's updates: where the lookup key is the table's only unique key, those that keep their
      * row's key and change some value go as multi-row {@code INSERT … ON DUPLICATE KEY UPDATE}s, which
-     * must find every row and change it (as a net effect's updates in place); the rest one by one.
+     * must find every row and change it (as a net effect's updates in place; held updates have whole
+     * after images, {@link TablePlan#regroupable}); the rest one by one.
      *
      * @param images the group's before and after images, alternating
      */
@@ -249,7 +248,7 @@ final class RowApplier implements AutoCloseable {
         for (int r = 0; r < images.size(); r += 2) {
             Object[] before = images.get(r);
             Object[] after = images.get(r + 1);
-            if (plan.upsert && g.after().cardinality() == plan.columnCount && sameKey(plan, before, after)
+            if (plan.upsert && sameKey(plan, before, after)
                 && !java.util.Arrays.deepEquals(before, after)) {
                 inPlace.add(after);
             } else {
@@ -299,8 +298,6 @@ final class RowApplier implements AutoCloseable {
             return;
         }
         LinkedChanges<TablePlan> changes = held.changes;
-        linkedChanges -= changes.rows();
-        linkedBytes -= held.bytes;
         String where = "the changes to tables linked by foreign keys from " + held.where + " onwards";
         sessionFlags(true, true);
         long netBefore = netStatements; // the statement helpers count into netStatements
@@ -385,8 +382,13 @@ final class RowApplier implements AutoCloseable {
 
     /** True when the buffered net effects grew past their bounds: the caller should {@link #flush} them. */
     boolean bufferFull() {
-        return bufferedChanges + linkedChanges >= MAX_BUFFERED_CHANGES
-            || bufferedBytes + linkedBytes >= MAX_BUFFERED_BYTES;
+        long changes = bufferedChanges;
+        long bytes = bufferedBytes;
+        for (Held h : linked.values()) {
+            changes += h.changes.rows();
+            bytes += h.bytes;
+        }
+        return changes >= MAX_BUFFERED_CHANGES || bytes >= MAX_BUFFERED_BYTES;
     }
 
     /** Applies every buffered net effect: call before the position update and before anything ordered. */
@@ -416,8 +418,6 @@ final class RowApplier implements AutoCloseable {
         bufferedChanges = 0;
         bufferedBytes = 0;
         linked.clear();
-        linkedChanges = 0;
-        linkedBytes = 0;
         netRows = 0;
         netStatements = 0;
         orderedRows = 0;

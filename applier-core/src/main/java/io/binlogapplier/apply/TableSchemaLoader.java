@@ -158,12 +158,9 @@ final class TableSchemaLoader {
         Map<String, List<TableSchemaCache.TableName>> parents = new HashMap<>();
         try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery(REFERENCED_TABLES)) {
             while (rs.next()) {
-                List<TableSchemaCache.TableName> children = parents.computeIfAbsent(parentKey(rs.getString(1),
-                    rs.getString(2)), k -> new ArrayList<>());
-                TableSchemaCache.TableName child = new TableSchemaCache.TableName(rs.getString(3), rs.getString(4));
-                if (!children.contains(child)) {
-                    children.add(child);
-                }
+                // DISTINCT: each child once per parent, however many columns or keys link them
+                parents.computeIfAbsent(parentKey(rs.getString(1), rs.getString(2)), k -> new ArrayList<>())
+                    .add(new TableSchemaCache.TableName(rs.getString(3), rs.getString(4)));
             }
         }
         return parents;
