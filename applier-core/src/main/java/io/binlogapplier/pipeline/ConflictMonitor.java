@@ -5,6 +5,7 @@ import io.binlogapplier.errors.ErrorClassifier;
 import io.binlogapplier.errors.Messages;
 import io.binlogapplier.errors.Side;
 import io.binlogapplier.schedule.ConflictResolver;
+import io.binlogapplier.schedule.ContendedTables;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +23,8 @@ import java.util.Map;
  * When an earlier unit waits for a lock a later unit holds, the later unit is preempted: told to
  * roll back and retry after its predecessors commit, and its statement killed if it is itself stuck
  * waiting. Without the PROCESS privilege the monitor cannot see lock waits; it then says so once
- * and the workers fall back to lock-wait timeouts.
+ * and the workers fall back to lock-wait timeouts. The tables such waits name are counted
+ * ({@link ContendedTables}): one named again and again gets a table-level key.
  */
 final class ConflictMonitor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ConflictMonitor.class);
@@ -51,11 +53,13 @@ final class ConflictMonitor implements AutoCloseable {
     private final Thread thread;
     private final String query;
     private final PipelineMetrics metrics;
+    private final ContendedTables contended;
     private final StopSignal stop = new StopSignal();
 
     ConflictMonitor(String name, Connection connection, WorkerState[] workers, CommitSequencer sequencer,
-                    PipelineMetrics metrics) throws SQLException {
+                    PipelineMetrics metrics, ContendedTables contended) throws SQLException {
         this.metrics = metrics;
+        this.contended = contended;
         this.connection = connection;
         this.workers = workers;
         this.sequencer = sequencer;
@@ -251,6 +255,13 @@ final class ConflictMonitor implements AutoCloseable {
             metrics.conflict("lock_wait");
             log.info("unit {} holds a lock on {} that earlier unit {} waits for: rolling it back to retry after its"
                 + " predecessors", v.unit(), v.table(), v.blockedUnit());
+            contended.conflict(v.table(), System.nanoTime()).ifPresent(t -> {
+                metrics.tableContended();
+                log.info("{}: {} lock conflicts between units with no key in common within {} s (InnoDB locks index"
+                    + " entries beside the rows changed, as when a unique value is taken again before purge removed"
+                    + " its old entry): its changes in different units now wait for each other until the applier"
+                    + " stops", t, ContendedTables.CONFLICTS, ContendedTables.WINDOW_NANOS / 1_000_000_000L);
+            });
             if (v.alsoWaiting()) {
                 try (Statement s = connection.createStatement()) {
                     s.execute("KILL QUERY " + w.connectionId);

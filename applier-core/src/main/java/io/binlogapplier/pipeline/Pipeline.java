@@ -9,6 +9,7 @@ import io.binlogapplier.ExitCode;
 import io.binlogapplier.apply.ApplyOptions;
 import io.binlogapplier.apply.CharsetResolver;
 import io.binlogapplier.apply.TableSchemaCache;
+import io.binlogapplier.apply.WriteSets;
 import io.binlogapplier.binlog.BinlogEvent;
 import io.binlogapplier.binlog.BinlogReader;
 import io.binlogapplier.binlog.SourceErrors;
@@ -25,6 +26,7 @@ import io.binlogapplier.position.DdlWitness;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.readahead.ReadAhead;
+import io.binlogapplier.schedule.ContendedTables;
 import io.binlogapplier.schedule.UnitBounds;
 import io.binlogapplier.status.NativeSqlThread;
 import io.binlogapplier.schedule.UnitScheduler;
@@ -198,7 +200,9 @@ public final class Pipeline {
             config.apply().unitMaxDelay().toNanos());
         UnitScheduler scheduler = new UnitScheduler(config.apply().mode(), workers, bounds,
             new GtidTracker(saved.position().gtids()), saved.position().resumeBy());
-        TraitsBuilder traitsBuilder = new TraitsBuilder(schemas, schedulerConnection, config.apply().mode());
+        // tables lock conflicts between units keep naming: the conflict monitor finds them, the scheduler keys them
+        ContendedTables contended = new ContendedTables(WriteSets::tableKey);
+        TraitsBuilder traitsBuilder = new TraitsBuilder(schemas, schedulerConnection, config.apply().mode(), contended);
         SchedulerHandler schedulerHandler = new SchedulerHandler("applier-" + name + "-scheduler", scheduler, faults,
             traitsBuilder, seq, ring,
             saved.pending() == null ? null : saved.pending().coordinates(), last -> {
@@ -256,7 +260,7 @@ public final class Pipeline {
         SchemaWatch schemaWatch = null;
         try {
             if (workers > 1) {
-                conflicts = new ConflictMonitor(name, target.get(), states, seq, metrics);
+                conflicts = new ConflictMonitor(name, target.get(), states, seq, metrics, contended);
                 conflicts.start();
             }
             if (governor != null) {

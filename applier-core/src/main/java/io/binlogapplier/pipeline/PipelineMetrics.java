@@ -107,6 +107,13 @@ public interface PipelineMetrics {
     }
 
     /**
+     * Lock conflicts between units kept naming a table that keys did not show: from now on its changes in
+     * different units wait for each other ({@link io.binlogapplier.schedule.ContendedTables}).
+     */
+    default void tableContended() {
+    }
+
+    /**
      * Something went wrong. {@code kind}: an {@link io.binlogapplier.ExitCode} name in lower case for
      * a failure that stops the applier, {@code source_lost} / {@code target_lost} for a lost source /
      * target that is reconnected,
@@ -223,6 +230,12 @@ public interface PipelineMetrics {
             public void conflict(String reason) {
                 first.conflict(reason);
                 second.conflict(reason);
+            }
+
+            @Override
+            public void tableContended() {
+                first.tableContended();
+                second.tableContended();
             }
 
             @Override

@@ -3,6 +3,7 @@ package io.binlogapplier.pipeline;
 import io.binlogapplier.apply.TableSchema;
 import io.binlogapplier.apply.TableSchemaCache;
 import io.binlogapplier.config.ApplyMode;
+import io.binlogapplier.schedule.ContendedTables;
 import io.binlogapplier.schedule.TransactionTraits;
 import io.binlogapplier.apply.WriteSets;
 import io.binlogapplier.transaction.Change;
@@ -19,7 +20,8 @@ import java.util.Map;
  * statement-format DML, non-transactional changes rolled back on the source, transactions too
  * large for one part, non-transactional tables. A table without a usable key, a foreign key's
  * parent or child, a table with triggers: these are write-set keys (optimistic mode) or nothing
- * (conservative mode, where the source's commit groups already say what may run together).
+ * (conservative mode, where the source's commit groups already say what may run together). A table
+ * that lock conflicts between units keep naming ({@link ContendedTables}) adds its table-level key.
  */
 final class TraitsBuilder {
     /** Barrier causes, as metrics tag them. */
@@ -32,12 +34,14 @@ final class TraitsBuilder {
     private final TableSchemaCache schemas;
     private final Connection connection;
     private final ApplyMode mode;
+    private final ContendedTables contended;
     private java.util.function.BooleanSupplier keysWanted = () -> true;
 
-    TraitsBuilder(TableSchemaCache schemas, Connection connection, ApplyMode mode) {
+    TraitsBuilder(TableSchemaCache schemas, Connection connection, ApplyMode mode, ContendedTables contended) {
         this.schemas = schemas;
         this.connection = connection;
         this.mode = mode;
+        this.contended = contended;
     }
 
     /**
@@ -79,7 +83,33 @@ final class TraitsBuilder {
             return TransactionTraits.unkeyedOrdinary();
         }
         long[] keys = WriteSets.of(first.changes(), tables::get);
-        return TransactionTraits.ordinary(withKeylessParents(keys, tables.values()));
+        return TransactionTraits.ordinary(withContended(withKeylessParents(keys, tables.values()), tables.values()));
+    }
+
+    /** Adds the table-level key of each contended table the transaction changes. */
+    private long[] withContended(long[] keys, Iterable<TableSchema> tables) {
+        if (contended.keys().length == 0) {
+            return keys;
+        }
+        long[] out = keys;
+        for (TableSchema t : tables) {
+            long k = WriteSets.tableKey(t.schema(), t.table());
+            if (contended.contended(k)) {
+                out = with(out, k);
+            }
+        }
+        return out;
+    }
+
+    /** {@code keys} (sorted) with {@code k}, sorted. */
+    private static long[] with(long[] keys, long k) {
+        if (Arrays.binarySearch(keys, k) >= 0) {
+            return keys;
+        }
+        long[] out = Arrays.copyOf(keys, keys.length + 1);
+        out[out.length - 1] = k;
+        Arrays.sort(out);
+        return out;
     }
 
     /**
@@ -92,12 +122,7 @@ final class TraitsBuilder {
             for (TableSchema.ForeignKey fk : t.foreignKeys()) {
                 TableSchema parent = schemas.get(fk.parentSchema(), fk.parentTable(), connection);
                 if (parent.lookupKey().isEmpty()) {
-                    long k = WriteSets.tableKey(parent.schema(), parent.table());
-                    if (Arrays.binarySearch(out, k) < 0) {
-                        out = Arrays.copyOf(out, out.length + 1);
-                        out[out.length - 1] = k;
-                        Arrays.sort(out);
-                    }
+                    out = with(out, WriteSets.tableKey(parent.schema(), parent.table()));
                 }
             }
         }

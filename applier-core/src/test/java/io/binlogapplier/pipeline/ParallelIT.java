@@ -7,6 +7,7 @@ import io.binlogapplier.harness.MariaDbServers;
 import io.binlogapplier.harness.Sysbench;
 import io.binlogapplier.harness.TableComparison;
 import io.binlogapplier.harness.TestApplier;
+import io.binlogapplier.schedule.ContendedTables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -153,6 +154,88 @@ class ParallelIT {
         // wall-clock bound on the whole run would also count a slow machine's start-up.
         assertThat(retries).as("the later unit gave way").contains("preempted")
             .doesNotContain("lock_wait_timeout", "deadlock");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "apply.method {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"binlog", "sql"})
+    @SuppressWarnings("try") // BackgroundApplier's close waits for its thread
+    void aTableThatLockConflictsKeepNamingGetsATableKeyAndItsChangesStopConflicting(String method) throws Exception {
+        // Each round: D deletes the row of email rNa (its index entry stays, delete-marked: a read view held open on
+        // the target keeps purge away); E, after slow work, takes rNa again, and InnoDB's duplicate check locks the
+        // delete-marked entry and the one after it, rNb; L (later) deletes the row of rNb. E and L share no key, so
+        // L runs beside E, takes rNb first, and E (earlier) waits for it: the monitor rolls L back. The third such
+        // conflict on u makes u contended: then D, E and L share u's table key, L goes to its unit's tail, and
+        // nothing conflicts.
+        String db = "cont_" + method;
+        SERVERS.target().execute("DROP DATABASE IF EXISTS binlog_applier");
+        String start = TestApplier.currentPosition(SERVERS.source());
+        StringBuilder rows = new StringBuilder();
+        for (int round = 1; round <= 12; round++) {
+            rows.append(round == 1 ? "" : ",").append("(").append(10 * round + 1).append(", 'r").append(round)
+                .append("a'), (").append(10 * round + 2).append(", 'r").append(round).append("b')");
+        }
+        SERVERS.source().execute("CREATE DATABASE " + db,
+            "CREATE TABLE " + db + ".u (id INT PRIMARY KEY, email VARCHAR(20) NOT NULL, UNIQUE KEY (email))",
+            "CREATE TABLE " + db + ".bulk (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO " + db + ".u VALUES " + rows,
+            "USE " + db + "; INSERT INTO bulk SELECT seq, 0 FROM seq_1_to_20000");
+        String apply = "  method: " + method + "\n  unit_max_transactions: 1\n";
+        TestApplier.runUntilCurrent(new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), "ct", start,
+            "optimistic", 1, apply), "t", "ct"));
+        java.util.concurrent.atomic.AtomicLong lockWaits = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong contended = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong tail = new java.util.concurrent.atomic.AtomicLong();
+        PipelineMetrics counting = new PipelineMetrics() {
+            @Override
+            public void conflict(String reason) {
+                if (reason.equals("lock_wait")) {
+                    lockWaits.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void tableContended() {
+                contended.incrementAndGet();
+            }
+
+            @Override
+            public void tailApplied(int transactions) {
+                tail.addAndGet(transactions);
+            }
+        };
+        try (Connection snapshot = SERVERS.target().connect(); java.sql.Statement s = snapshot.createStatement();
+             BackgroundApplier applier = new BackgroundApplier(new ConfigLoader().parse(TestApplier.yaml(
+                 SERVERS.servers(), "ct", start, "optimistic", 4, apply), "t", "ct"), counting, "contended-test")) {
+            s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+            s.executeQuery("SELECT COUNT(*) FROM " + db + ".u").close();
+            int round = 0;
+            // a round that does not conflict (L slower than E) counts for nothing; the table must get there
+            while (contended.get() == 0 && round < 9) {
+                round(db, ++round, applier);
+            }
+            assertThat(contended.get()).as("u contended after " + round + " rounds").isEqualTo(1);
+            assertThat(lockWaits.get()).as("conflicts naming u until then").isEqualTo(ContendedTables.CONFLICTS);
+            long tailBefore = tail.get();
+            round(db, ++round, applier);
+            round(db, ++round, applier);
+            assertThat(lockWaits.get()).as("no conflict once u is contended").isEqualTo(ContendedTables.CONFLICTS);
+            assertThat(tail.get() - tailBefore).as("L of each of the last two rounds waited in its unit's tail")
+                .isGreaterThanOrEqualTo(2);
+            s.execute("COMMIT");
+        }
+        TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+    }
+
+    /** One round of {@link #aTableThatLockConflictsKeepNamingGetsATableKeyAndItsChangesStopConflicting}, applied. */
+    private static void round(String db, int n, BackgroundApplier applier) throws InterruptedException {
+        SERVERS.source().execute("DELETE FROM " + db + ".u WHERE id = " + (10 * n + 1),
+            "BEGIN; UPDATE " + db + ".bulk SET v = v + 1; INSERT INTO " + db + ".u VALUES (" + (10 * n + 3) + ", 'r"
+                + n + "a'); COMMIT",
+            "DELETE FROM " + db + ".u WHERE id = " + (10 * n + 2));
+        BackgroundApplier.await("round " + n + " applied", 60, () -> SERVERS.target().queryLong(
+            "SELECT COUNT(*) FROM " + db + ".u WHERE id IN (" + (10 * n + 2) + ", " + (10 * n + 3) + ")") == 1
+            && SERVERS.target().queryLong("SELECT COUNT(*) FROM " + db + ".u WHERE id = " + (10 * n + 3)) == 1,
+            applier.failure);
     }
 
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} mode, 4 workers, apply.method {1}")

@@ -55,6 +55,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     static final String LINKED_ROWS = PREFIX + "linked.rows";
     static final String LINKED_STATEMENTS = PREFIX + "linked.statements";
     static final String TAIL_TRANSACTIONS = PREFIX + "tail.transactions";
+    static final String CONTENDED_TABLES = PREFIX + "contended.tables";
     static final String BEFORE_IMAGE_DROPPED = PREFIX + "before.image.dropped";
     static final String AFTER_IMAGE_DROPPED = PREFIX + "after.image.dropped";
     static final String READ_AHEAD_ROWS = PREFIX + "read.ahead.rows";
@@ -96,6 +97,7 @@ public final class MicrometerMetrics implements PipelineMetrics {
     private final Counter readAheadStatements;
     private final Counter netEffectRows;
     private final Counter tailTransactions;
+    private final Counter contendedTables;
     private final Counter netEffectStatements;
     private final Counter beforeImageDropped;
     private final Counter afterImageDropped;
@@ -124,6 +126,8 @@ public final class MicrometerMetrics implements PipelineMetrics {
         unitsCommitted = counter(UNITS_COMMITTED, null, "Apply units (target transactions) committed");
         tailTransactions = counter(TAIL_TRANSACTIONS, null, "Source transactions applied in their unit's tail, after"
             + " its other transactions, once the earlier units they share keys with had committed (optimistic mode)");
+        contendedTables = counter(CONTENDED_TABLES, null, "Tables that lock conflicts between units kept naming"
+            + " although the units shared no key: their changes in different units now wait for each other");
         netEffectRows = counter(NET_EFFECT_ROWS, null, "Row changes the SQL method applied as their net effect per key"
             + " (see net_effect_statements)");
         netEffectStatements = counter(NET_EFFECT_STATEMENTS, null, "Multi-row statements the SQL method sent for the"
@@ -298,6 +302,11 @@ public final class MicrometerMetrics implements PipelineMetrics {
     @Override
     public void tailApplied(int transactions) {
         tailTransactions.increment(transactions);
+    }
+
+    @Override
+    public void tableContended() {
+        contendedTables.increment();
     }
 
     @Override

@@ -56,6 +56,7 @@ class MicrometerMetricsTest {
         metrics.netEffect(100, 2, 30);
         metrics.tailApplied(3);
         metrics.tailApplied(2);
+        metrics.tableContended();
         metrics.leanImages(4096, 1024);
         metrics.leanImages(0, 0);
         metrics.linkedRows(90, 12);
@@ -85,7 +86,7 @@ class MicrometerMetricsTest {
             "binlog_applier_state", "binlog_applier_barriers_total", "binlog_applier_net_effect_rows_total",
             "binlog_applier_net_effect_statements_total", "binlog_applier_ordered_rows_total",
             "binlog_applier_linked_rows_total", "binlog_applier_linked_statements_total",
-            "binlog_applier_tail_transactions_total",
+            "binlog_applier_tail_transactions_total", "binlog_applier_contended_tables_total",
             "binlog_applier_before_image_dropped_bytes_total", "binlog_applier_after_image_dropped_bytes_total",
             "binlog_applier_apply_method", "binlog_applier_read_ahead_rows_total",
             "binlog_applier_read_ahead_statements_total");
@@ -116,6 +117,7 @@ class MicrometerMetricsTest {
             .contains("binlog_applier_linked_rows_total{target=\"orders-replica\"} 90.0")
             .contains("binlog_applier_linked_statements_total{target=\"orders-replica\"} 12.0")
             .contains("binlog_applier_tail_transactions_total{target=\"orders-replica\"} 5.0")
+            .contains("binlog_applier_contended_tables_total{target=\"orders-replica\"} 1.0")
             .contains("binlog_applier_before_image_dropped_bytes_total{target=\"orders-replica\"} 4096.0")
             .contains("binlog_applier_after_image_dropped_bytes_total{target=\"orders-replica\"} 1024.0")
             .contains("binlog_applier_read_ahead_rows_total{outcome=\"read\",target=\"orders-replica\"} 120.0")
