@@ -257,10 +257,11 @@ final class ConflictMonitor implements AutoCloseable {
                 + " predecessors", v.unit(), v.table(), v.blockedUnit());
             contended.conflict(v.table(), System.nanoTime()).ifPresent(t -> {
                 metrics.tableContended();
-                log.info("{}: {} lock conflicts between units with no key in common within {} s (InnoDB locks index"
-                    + " entries beside the rows changed, as when a unique value is taken again before purge removed"
-                    + " its old entry): its changes in different units now wait for each other until the applier"
-                    + " stops", t, ContendedTables.CONFLICTS, ContendedTables.WINDOW_NANOS / 1_000_000_000L);
+                log.info("{}: {} lock conflicts between units with no key in common within {} s (locks no key"
+                    + " shows: index entries beside the rows changed, as when a unique value is taken again before"
+                    + " purge removed its old entry, or a foreign key's check or cascade): its changes in different"
+                    + " units now wait for each other until the applier stops", t, ContendedTables.CONFLICTS,
+                    ContendedTables.WINDOW_NANOS / 1_000_000_000L);
             });
             if (v.alsoWaiting()) {
                 try (Statement s = connection.createStatement()) {
