@@ -22,9 +22,10 @@
 #                     bigtx              single big transactions: INSERT...SELECT of BIGTX_ROWS rows,
 #                                        UPDATE of all of them, DELETE of half, and an INSERT of
 #                                        BIGTX_WIDE_ROWS rows of 1 KB
-#                     io_update_non_index, io_write_only
+#                     io_update_non_index, io_write_only, io_mixed
 #                                        I/O-bound: sysbench oltp_update_non_index / oltp_write_only with
-#                                        uniformly random keys on IO_TABLES x IO_TABLE_SIZE rows; the
+#                                        uniformly random keys on IO_TABLES x IO_TABLE_SIZE rows (io_mixed:
+#                                        mixed.lua on IO_MIXED_TABLE_SIZE rows per table, MIXED_THREADS); the
 #                                        tables are prepared on the source, the source is shut down
 #                                        cleanly and its data directory copied (the seed), and every
 #                                        contender's target starts from a fresh copy of the seed with
@@ -36,7 +37,8 @@
 #                   (uq,fk,trg,nopk: which of mixed.lua's tables the transactions change; "orders" adds
 #                   customers, orders and order_items, a chain of two foreign keys, e.g. MIXED_GROUPS=orders)
 #   BIGTX_ROWS (1000000), BIGTX_WIDE_ROWS (300000; 0 leaves that transaction out)
-#   IO_TABLES (8), IO_TABLE_SIZE (300000), IO_THREADS (16), IO_LOAD_SECONDS (30), IO_BUFFER_POOL (32M:
+#   IO_TABLES (8), IO_TABLE_SIZE (300000), IO_MIXED_TABLE_SIZE (1000000), IO_THREADS (16),
+#                   IO_LOAD_SECONDS (30), IO_BUFFER_POOL (32M:
 #                   the targets' pool; the data should be several times that, the run says how many),
 #                   IO_SOURCE_BUFFER_POOL (2G: the source's, so the load itself is not I/O-bound),
 #                   IO_TARGET_OPTS (more mariadbd options for the io_* targets, e.g. --innodb-io-capacity=2000),
@@ -102,6 +104,7 @@ IO_OURS=${IO_OURS:-"default:default:default $(for m in conservative optimistic; 
   printf '%s ' "$m:$w:sql" "$m:$w:binlog"; done; done)"}
 IO_TABLES=${IO_TABLES:-8}
 IO_TABLE_SIZE=${IO_TABLE_SIZE:-300000}
+IO_MIXED_TABLE_SIZE=${IO_MIXED_TABLE_SIZE:-1000000}
 IO_THREADS=${IO_THREADS:-16}
 IO_LOAD_SECONDS=${IO_LOAD_SECONDS:-30}
 IO_BUFFER_POOL=${IO_BUFFER_POOL:-32M}
@@ -127,7 +130,7 @@ TIMEOUT=${TIMEOUT:-1800}
 for workload in $WORKLOADS; do
   case $workload in
     oltp_write_only|oltp_insert|oltp_update_index|oltp_update_non_index|oltp_delete_insert|mixed|bigtx) ;;
-    io_update_non_index|io_write_only) ;;
+    io_update_non_index|io_write_only|io_mixed) ;;
     *) echo "bench: unknown workload '$workload' (see the knobs at the top of $0)" >&2; exit 2 ;;
   esac
 done
@@ -319,6 +322,18 @@ load_failed() { # load_failed WORKLOAD: the load generator stopped; say why and 
   exit 1
 }
 
+io_ratio() { # io_ratio SCHEMA: IO_DATA (bytes of the schema's tables), IO_RATIO (to the targets' pool); warns when small
+  local pool
+  IO_DATA=$(sql "$SRC" "SELECT SUM(DATA_LENGTH + INDEX_LENGTH) FROM information_schema.TABLES
+    WHERE TABLE_SCHEMA = '$1'")
+  pool=$(numfmt --from=iec "$IO_BUFFER_POOL")
+  IO_RATIO=$(echo "scale=1; $IO_DATA / $pool" | bc)
+  if (( $(echo "$IO_RATIO < 4" | bc) )); then
+    echo "   WARNING: the data is only ${IO_RATIO}x the targets' buffer pool: not I/O-bound" \
+      "(raise IO_TABLE_SIZE or IO_TABLES, IO_MIXED_TABLE_SIZE for io_mixed, or lower IO_BUFFER_POOL)" >&2
+  fi
+}
+
 generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line describing it)
   local sb
   case $1 in
@@ -344,6 +359,19 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
         run >"$OUT/sysbench-$1.txt" || load_failed "$1"
       LOAD="scripts/bench/mixed.lua, $TABLE_SIZE rows per table, $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${LOAD_SECONDS}s"
       ;;
+    io_mixed)
+      sql "$SRC" "CREATE DATABASE mixed"
+      sb=(sysbench scripts/bench/mixed.lua $(sysbench_base mixed) --table-size="$IO_MIXED_TABLE_SIZE" --ops="$MIXED_OPS"
+          --groups="$MIXED_GROUPS")
+      "${sb[@]}" prepare >/dev/null
+      take_seed
+      io_ratio mixed
+      "${sb[@]}" --threads="$MIXED_THREADS" --time="$IO_LOAD_SECONDS" --mysql-ignore-errors=1213,1205,1020,1467 \
+        run >"$OUT/sysbench-$1.txt" || load_failed "$1"
+      LOAD="scripts/bench/mixed.lua, $IO_MIXED_TABLE_SIZE rows per table ($((IO_DATA >> 20)) MB, ${IO_RATIO}x the"
+      LOAD+=" targets' innodb_buffer_pool_size=$IO_BUFFER_POOL, O_DIRECT; each target a copy of the source after"
+      LOAD+=" prepare), $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${IO_LOAD_SECONDS}s"
+      ;;
     io_*)
       local script=oltp_${1#io_} sb
       sql "$SRC" "CREATE DATABASE sbtest"
@@ -353,17 +381,9 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
         --rand-type=uniform)
       "${sb[@]}" --threads="$IO_TABLES" prepare >/dev/null
       take_seed
-      local data pool
-      data=$(sql "$SRC" "SELECT SUM(DATA_LENGTH + INDEX_LENGTH) FROM information_schema.TABLES
-        WHERE TABLE_SCHEMA = 'sbtest'")
-      pool=$(numfmt --from=iec "$IO_BUFFER_POOL")
-      IO_RATIO=$(echo "scale=1; $data / $pool" | bc)
-      if (( $(echo "$IO_RATIO < 4" | bc) )); then
-        echo "   WARNING: the data is only ${IO_RATIO}x the targets' buffer pool: not I/O-bound" \
-          "(raise IO_TABLE_SIZE or IO_TABLES, or lower IO_BUFFER_POOL)" >&2
-      fi
+      io_ratio sbtest
       "${sb[@]}" --threads="$IO_THREADS" --time="$IO_LOAD_SECONDS" run >"$OUT/sysbench-$1.txt" || load_failed "$1"
-      LOAD="sysbench $script --rand-type=uniform, $IO_TABLES tables x $IO_TABLE_SIZE rows ($((data >> 20)) MB,"
+      LOAD="sysbench $script --rand-type=uniform, $IO_TABLES tables x $IO_TABLE_SIZE rows ($((IO_DATA >> 20)) MB,"
       LOAD+=" ${IO_RATIO}x the targets' innodb_buffer_pool_size=$IO_BUFFER_POOL, O_DIRECT; each target a copy of"
       LOAD+=" the source after prepare), $IO_THREADS threads, ${IO_LOAD_SECONDS}s"
       ;;
