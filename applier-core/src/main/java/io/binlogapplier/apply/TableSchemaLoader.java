@@ -40,6 +40,15 @@ final class TableSchemaLoader {
      */
     static final String REFERENCED_TABLES = "SELECT DISTINCT REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME,"
         + " TABLE_SCHEMA, TABLE_NAME FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_NAME IS NOT NULL";
+    /**
+     * The same pairs from InnoDB's own dictionary, parent and child as {@code schema/table}: read
+     * without opening a table, so its cost follows the number of foreign keys, not of tables (3,000
+     * tables made {@link #REFERENCED_TABLES} cost about 47 ms after every DDL). MariaDB and MySQL 5.7,
+     * then MySQL 8; both need the PROCESS privilege.
+     */
+    static final String[] DICTIONARY_FOREIGN_KEYS = {
+        "SELECT REF_NAME, FOR_NAME FROM information_schema.INNODB_SYS_FOREIGN",
+        "SELECT REF_NAME, FOR_NAME FROM information_schema.INNODB_FOREIGN"};
 
     /** Whether some foreign key references a table (it is a parent). */
     @FunctionalInterface
@@ -155,6 +164,73 @@ final class TableSchemaLoader {
      * each, with the tables whose foreign keys reference it (its children).
      */
     static Map<String, List<TableSchemaCache.TableName>> referencedTables(Connection c) throws SQLException {
+        Map<String, List<TableSchemaCache.TableName>> parents = fromDictionary(c);
+        return parents != null ? parents : fromKeyColumnUsage(c);
+    }
+
+    /**
+     * {@link #referencedTables} from {@link #DICTIONARY_FOREIGN_KEYS}, or null when the dictionary cannot
+     * be read (no privilege, no such view) or names a table in its encoded form (a character other than
+     * an ASCII letter, digit or _), which {@link #fromKeyColumnUsage} then reads by its real name.
+     */
+    static Map<String, List<TableSchemaCache.TableName>> fromDictionary(Connection c) {
+        for (String query : DICTIONARY_FOREIGN_KEYS) {
+            Map<String, List<TableSchemaCache.TableName>> parents = new HashMap<>();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
+                while (rs.next()) {
+                    String ref = rs.getString(1);
+                    String child = rs.getString(2);
+                    if (intermediate(ref) || intermediate(child)) {
+                        continue; // the copy an ALTER TABLE in progress (or one a crash left) works on
+                    }
+                    TableSchemaCache.TableName parent = dictionaryName(ref);
+                    TableSchemaCache.TableName of = dictionaryName(child);
+                    if (parent == null || of == null) {
+                        return null;
+                    }
+                    if (seen.add(ref + '\u0000' + child)) { // each child once per parent, as DISTINCT does
+                        parents.computeIfAbsent(parentKey(parent.schema(), parent.table()), k -> new ArrayList<>())
+                            .add(of);
+                    }
+                }
+                return parents;
+            } catch (SQLException e) {
+                // no PROCESS privilege, or not this server's view: the next query, then KEY_COLUMN_USAGE
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A dictionary name ({@code schema/table}) as a table name, or null when it is not plain ASCII letters,
+     * digits and _ on both sides of one slash (the dictionary encodes every other character as
+     * {@code @XXXX}). Pure.
+     */
+    static TableSchemaCache.TableName dictionaryName(String name) {
+        if (name == null) {
+            return null;
+        }
+        int slash = name.indexOf('/');
+        if (slash <= 0 || slash == name.length() - 1 || name.indexOf('/', slash + 1) >= 0) {
+            return null;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char ch = name.charAt(i);
+            if (i != slash && !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_')) {
+                return null;
+            }
+        }
+        return new TableSchemaCache.TableName(name.substring(0, slash), name.substring(slash + 1));
+    }
+
+    /** True for a table ALTER TABLE works on ({@code schema/#sql…}): no replicated change names it. */
+    private static boolean intermediate(String name) {
+        return name != null && name.indexOf('/') >= 0 && name.startsWith("#sql", name.indexOf('/') + 1);
+    }
+
+    /** {@link #referencedTables} from {@link #REFERENCED_TABLES}: opens every table on the server. */
+    static Map<String, List<TableSchemaCache.TableName>> fromKeyColumnUsage(Connection c) throws SQLException {
         Map<String, List<TableSchemaCache.TableName>> parents = new HashMap<>();
         try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery(REFERENCED_TABLES)) {
             while (rs.next()) {

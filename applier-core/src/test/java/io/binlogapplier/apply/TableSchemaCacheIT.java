@@ -52,4 +52,36 @@ class TableSchemaCacheIT {
             assertThat(cache.parentScans()).as("one more read after the DDL").isEqualTo(2);
         }
     }
+
+    @Test
+    void theDictionaryNamesTheSameParentsAndChildrenAsKeyColumnUsageAndGivesWayWhereItCannot() throws Exception {
+        SERVERS.target().execute(
+            "CREATE DATABASE dfp", "CREATE DATABASE dfc",
+            "CREATE TABLE dfp.parent (id INT PRIMARY KEY, code INT UNIQUE)",
+            "CREATE TABLE dfp.Other (id INT PRIMARY KEY)",
+            "CREATE TABLE dfc.child (id INT PRIMARY KEY, p INT, c INT, o INT, FOREIGN KEY (p) REFERENCES dfp.parent (id),"
+                + " FOREIGN KEY (c) REFERENCES dfp.parent (code), FOREIGN KEY (o) REFERENCES dfp.Other (id))",
+            "CREATE TABLE dfp.self (id INT PRIMARY KEY, up INT, FOREIGN KEY (up) REFERENCES dfp.self (id))",
+            "CREATE USER 'noprocess'@'%' IDENTIFIED BY 'pw'", "GRANT SELECT ON *.* TO 'noprocess'@'%'");
+        try (Connection c = SERVERS.target().connect(); Connection limited = SERVERS.target().connect("noprocess", "pw")) {
+            var fromDictionary = TableSchemaLoader.fromDictionary(c);
+            assertThat(fromDictionary).as("read from the dictionary as root").isNotNull();
+            assertThat(fromDictionary).isEqualTo(TableSchemaLoader.fromKeyColumnUsage(c));
+            assertThat(fromDictionary.get(TableSchemaLoader.parentKey("dfp", "parent")))
+                .as("the child once, for two foreign keys").containsExactly(new TableSchemaCache.TableName("dfc", "child"));
+            assertThat(fromDictionary.get(TableSchemaLoader.parentKey("dfp", "other")))
+                .containsExactly(new TableSchemaCache.TableName("dfc", "child"));
+            assertThat(fromDictionary.get(TableSchemaLoader.parentKey("dfp", "self")))
+                .containsExactly(new TableSchemaCache.TableName("dfp", "self"));
+
+            assertThat(TableSchemaLoader.fromDictionary(limited)).as("without the PROCESS privilege").isNull();
+            assertThat(TableSchemaLoader.referencedTables(limited)).isEqualTo(fromDictionary);
+
+            SERVERS.target().execute("CREATE TABLE `dfc`.`odd-name` (id INT PRIMARY KEY, p INT,"
+                + " FOREIGN KEY (p) REFERENCES dfp.parent (id))");
+            assertThat(TableSchemaLoader.fromDictionary(c)).as("a name the dictionary encodes").isNull();
+            assertThat(new TableSchemaCache().children("dfp", "parent", c)).containsExactlyInAnyOrder(
+                new TableSchemaCache.TableName("dfc", "child"), new TableSchemaCache.TableName("dfc", "odd-name"));
+        }
+    }
 }
