@@ -77,6 +77,10 @@ final class ConflictMonitor implements AutoCloseable {
         boolean readWaits = true;
         try {
             while (!stop.await(POLL_MILLIS)) {
+                for (ContendedTables.Name t : contended.release(System.nanoTime())) {
+                    log.info("{}: contended for {} min, released: its changes in different units run side by side"
+                        + " again", t, ContendedTables.HOLD_NANOS / 60_000_000_000L);
+                }
                 if (!anyUnitInFlight() || !anyStatementRunningFor(WAITING_NANOS)) {
                     continue; // nobody can be waiting for a lock: spare the target the query
                 }
@@ -260,8 +264,8 @@ final class ConflictMonitor implements AutoCloseable {
                 log.info("{}: {} lock conflicts between units with no key in common within {} s (locks no key"
                     + " shows: index entries beside the rows changed, as when a unique value is taken again before"
                     + " purge removed its old entry, or a foreign key's check or cascade): its changes in different"
-                    + " units now wait for each other until the applier stops", t, ContendedTables.CONFLICTS,
-                    ContendedTables.WINDOW_NANOS / 1_000_000_000L);
+                    + " units now wait for each other for {} min", t, ContendedTables.CONFLICTS,
+                    ContendedTables.WINDOW_NANOS / 1_000_000_000L, ContendedTables.HOLD_NANOS / 60_000_000_000L);
             });
             if (v.alsoWaiting()) {
                 try (Statement s = connection.createStatement()) {

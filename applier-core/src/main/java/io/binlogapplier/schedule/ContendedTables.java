@@ -19,7 +19,9 @@ import java.util.function.ToLongBiFunction;
  * <p>Once a table has been named by {@link #CONFLICTS} such conflicts within {@link #WINDOW_NANOS},
  * every transaction that changes it also names the table's table-level key: its changes in
  * different units wait for each other (they go to a unit's tail) instead of running side by side and
- * losing to the conflict monitor. A table stays contended until the applier stops.
+ * losing to the conflict monitor. While it is contended it cannot show whether it still would
+ * conflict, so after {@link #HOLD_NANOS} it is {@linkplain #release released}: its changes run side
+ * by side again, and if the conflicts come back, three more make it contended again.
  *
  * <p>Thread-safe: the conflict monitor records conflicts, the scheduler reads {@link #keys}.
  */
@@ -27,6 +29,8 @@ public final class ContendedTables {
     /** Conflicts naming one table, within {@link #WINDOW_NANOS}, that make it contended. */
     public static final int CONFLICTS = 3;
     public static final long WINDOW_NANOS = 60_000_000_000L;
+    /** How long a table stays contended. */
+    public static final long HOLD_NANOS = 600_000_000_000L;
 
     /** A table as the target names it. */
     public record Name(String schema, String table) {
@@ -39,6 +43,11 @@ public final class ContendedTables {
     private final ToLongBiFunction<String, String> tableKey;
     /** Times of the recent conflicts per table not yet contended, by lower-case name; guarded by this. */
     private final Map<Name, ArrayDeque<Long>> recent = new HashMap<>();
+    /** When each contended table became so, by its key, with its name; guarded by this. */
+    private final Map<Long, Held> held = new HashMap<>();
+
+    private record Held(Name name, long sinceNanos) {
+    }
     /** The contended tables' keys, sorted; replaced whole, so the scheduler reads it without a lock. */
     private volatile long[] keys = new long[0];
 
@@ -73,11 +82,39 @@ public final class ContendedTables {
             return Optional.empty();
         }
         recent.remove(lower);
-        long[] more = Arrays.copyOf(keys, keys.length + 1);
-        more[more.length - 1] = key;
-        Arrays.sort(more);
-        keys = more;
+        held.put(key, new Held(name, nowNanos));
+        publish();
         return Optional.of(name);
+    }
+
+    /**
+     * Releases the tables contended for {@link #HOLD_NANOS} or longer at {@code nowNanos}.
+     *
+     * @return their names (usually none)
+     */
+    public synchronized java.util.List<Name> release(long nowNanos) {
+        if (held.isEmpty()) {
+            return java.util.List.of();
+        }
+        java.util.List<Name> released = new java.util.ArrayList<>();
+        for (java.util.Iterator<Held> it = held.values().iterator(); it.hasNext(); ) {
+            Held h = it.next();
+            if (nowNanos - h.sinceNanos() >= HOLD_NANOS) {
+                released.add(h.name());
+                it.remove();
+            }
+        }
+        if (!released.isEmpty()) {
+            publish();
+        }
+        return released;
+    }
+
+    /** Replaces {@link #keys} with the keys of the tables held now. */
+    private void publish() {
+        long[] now = held.keySet().stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(now);
+        keys = now;
     }
 
     /** The table-level keys of the contended tables, sorted; empty (the usual case) when there are none. */

@@ -29,6 +29,31 @@ class ContendedTablesTest {
     }
 
     @Test
+    void aContendedTableIsReleasedAfterTheHoldAndTakenAgainByThreeMoreConflicts() {
+        ContendedTables t = new ContendedTables(WriteSets::tableKey);
+        long key = WriteSets.tableKey("a", "t");
+        t.conflict("`a`.`t`", 0);
+        t.conflict("`a`.`t`", S);
+        t.conflict("`a`.`t`", 2 * S);
+        t.conflict("`a`.`u`", 2 * S);
+        t.conflict("`a`.`u`", 3 * S);
+        t.conflict("`a`.`u`", 4 * S);
+        long held = 2 * S;
+
+        assertThat(t.release(held + ContendedTables.HOLD_NANOS - 1)).isEmpty();
+        assertThat(t.contended(key)).isTrue();
+        assertThat(t.release(held + ContendedTables.HOLD_NANOS)).containsExactly(new ContendedTables.Name("a", "t"));
+        assertThat(t.contended(key)).isFalse();
+        assertThat(t.keys()).as("`a`.`u` became contended later").containsExactly(WriteSets.tableKey("a", "u"));
+
+        long later = held + ContendedTables.HOLD_NANOS;
+        assertThat(t.conflict("`a`.`t`", later)).as("counting starts again").isEmpty();
+        assertThat(t.conflict("`a`.`t`", later + S)).isEmpty();
+        assertThat(t.conflict("`a`.`t`", later + 2 * S)).isPresent();
+        assertThat(t.contended(key)).isTrue();
+    }
+
+    @Test
     void conflictsOlderThanTheWindowDoNotCount() {
         ContendedTables t = new ContendedTables(WriteSets::tableKey);
 
