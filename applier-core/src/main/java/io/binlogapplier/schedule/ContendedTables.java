@@ -48,6 +48,7 @@ public final class ContendedTables {
 
     private record Held(Name name, long sinceNanos) {
     }
+
     /** The contended tables' keys, sorted; replaced whole, so the scheduler reads it without a lock. */
     private volatile long[] keys = new long[0];
 
