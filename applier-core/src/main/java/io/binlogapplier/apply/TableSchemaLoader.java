@@ -47,8 +47,8 @@ final class TableSchemaLoader {
      * then MySQL 8; both need the PROCESS privilege.
      */
     static final String[] DICTIONARY_FOREIGN_KEYS = {
-        "SELECT REF_NAME, FOR_NAME FROM information_schema.INNODB_SYS_FOREIGN",
-        "SELECT REF_NAME, FOR_NAME FROM information_schema.INNODB_FOREIGN"};
+        "SELECT DISTINCT REF_NAME, FOR_NAME FROM information_schema.INNODB_SYS_FOREIGN",
+        "SELECT DISTINCT REF_NAME, FOR_NAME FROM information_schema.INNODB_FOREIGN"};
 
     /** Whether some foreign key references a table (it is a parent). */
     @FunctionalInterface
@@ -176,7 +176,6 @@ final class TableSchemaLoader {
     static Map<String, List<TableSchemaCache.TableName>> fromDictionary(Connection c) {
         for (String query : DICTIONARY_FOREIGN_KEYS) {
             Map<String, List<TableSchemaCache.TableName>> parents = new HashMap<>();
-            java.util.Set<String> seen = new java.util.HashSet<>();
             try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery(query)) {
                 while (rs.next()) {
                     String ref = rs.getString(1);
@@ -189,10 +188,9 @@ final class TableSchemaLoader {
                     if (parent == null || of == null) {
                         return null;
                     }
-                    if (seen.add(ref + '\u0000' + child)) { // each child once per parent, as DISTINCT does
-                        parents.computeIfAbsent(parentKey(parent.schema(), parent.table()), k -> new ArrayList<>())
-                            .add(of);
-                    }
+                    // DISTINCT: each child once per parent, however many keys link them
+                    parents.computeIfAbsent(parentKey(parent.schema(), parent.table()), k -> new ArrayList<>())
+                        .add(of);
                 }
                 return parents;
             } catch (SQLException e) {

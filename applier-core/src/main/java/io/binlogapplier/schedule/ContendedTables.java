@@ -3,7 +3,6 @@ package io.binlogapplier.schedule;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToLongBiFunction;
@@ -41,8 +40,8 @@ public final class ContendedTables {
     }
 
     private final ToLongBiFunction<String, String> tableKey;
-    /** Times of the recent conflicts per table not yet contended, by lower-case name; guarded by this. */
-    private final Map<Name, ArrayDeque<Long>> recent = new HashMap<>();
+    /** Times of the recent conflicts per table not yet contended, by its table key; guarded by this. */
+    private final Map<Long, ArrayDeque<Long>> recent = new HashMap<>();
     /** When each contended table became so, by its key, with its name; guarded by this. */
     private final Map<Long, Held> held = new HashMap<>();
 
@@ -52,7 +51,10 @@ public final class ContendedTables {
     /** The contended tables' keys, sorted; replaced whole, so the scheduler reads it without a lock. */
     private volatile long[] keys = new long[0];
 
-    /** @param tableKey a table's table-level write-set key, from its schema and name */
+    /**
+     * @param tableKey a table's table-level write-set key, from its schema and name; names that differ
+     *     only in case get the same key (conflicts are counted by it)
+     */
     public ContendedTables(ToLongBiFunction<String, String> tableKey) {
         this.tableKey = tableKey;
     }
@@ -73,8 +75,7 @@ public final class ContendedTables {
         if (contended(key)) {
             return Optional.empty();
         }
-        Name lower = new Name(name.schema().toLowerCase(Locale.ROOT), name.table().toLowerCase(Locale.ROOT));
-        ArrayDeque<Long> times = recent.computeIfAbsent(lower, n -> new ArrayDeque<>());
+        ArrayDeque<Long> times = recent.computeIfAbsent(key, k -> new ArrayDeque<>());
         times.addLast(nowNanos);
         while (nowNanos - times.peekFirst() > WINDOW_NANOS) {
             times.removeFirst();
@@ -82,7 +83,7 @@ public final class ContendedTables {
         if (times.size() < CONFLICTS) {
             return Optional.empty();
         }
-        recent.remove(lower);
+        recent.remove(key);
         held.put(key, new Held(name, nowNanos));
         publish();
         return Optional.of(name);
