@@ -348,29 +348,27 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
       "${sb[@]}" --threads="$THREADS" --time="$LOAD_SECONDS" run >"$OUT/sysbench-$1.txt" || load_failed "$1"
       LOAD="sysbench $script${extra[*]:+ ${extra[*]}}, $TABLES tables x $TABLE_SIZE rows, $THREADS threads, ${LOAD_SECONDS}s"
       ;;
-    mixed)
+    mixed|io_mixed)
+      local size=$TABLE_SIZE seconds=$LOAD_SECONDS
+      [ "$1" = mixed ] || { size=$IO_MIXED_TABLE_SIZE; seconds=$IO_LOAD_SECONDS; }
       sql "$SRC" "CREATE DATABASE mixed"
-      sb=(sysbench scripts/bench/mixed.lua $(sysbench_base mixed) --table-size="$TABLE_SIZE" --ops="$MIXED_OPS"
+      sb=(sysbench scripts/bench/mixed.lua $(sysbench_base mixed) --table-size="$size" --ops="$MIXED_OPS"
           --groups="$MIXED_GROUPS")
       "${sb[@]}" prepare >/dev/null
+      if [ "$1" = io_mixed ]; then
+        take_seed
+        io_ratio mixed
+      fi
       # 1467: a deadlock while INSERT...SELECT waits for the AUTO-INC lock, reported as "Failed to read
       # auto-increment value"; InnoDB has rolled the transaction back, as for 1213
-      "${sb[@]}" --threads="$MIXED_THREADS" --time="$LOAD_SECONDS" --mysql-ignore-errors=1213,1205,1020,1467 \
+      "${sb[@]}" --threads="$MIXED_THREADS" --time="$seconds" --mysql-ignore-errors=1213,1205,1020,1467 \
         run >"$OUT/sysbench-$1.txt" || load_failed "$1"
-      LOAD="scripts/bench/mixed.lua, $TABLE_SIZE rows per table, $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${LOAD_SECONDS}s"
-      ;;
-    io_mixed)
-      sql "$SRC" "CREATE DATABASE mixed"
-      sb=(sysbench scripts/bench/mixed.lua $(sysbench_base mixed) --table-size="$IO_MIXED_TABLE_SIZE" --ops="$MIXED_OPS"
-          --groups="$MIXED_GROUPS")
-      "${sb[@]}" prepare >/dev/null
-      take_seed
-      io_ratio mixed
-      "${sb[@]}" --threads="$MIXED_THREADS" --time="$IO_LOAD_SECONDS" --mysql-ignore-errors=1213,1205,1020,1467 \
-        run >"$OUT/sysbench-$1.txt" || load_failed "$1"
-      LOAD="scripts/bench/mixed.lua, $IO_MIXED_TABLE_SIZE rows per table ($((IO_DATA >> 20)) MB, ${IO_RATIO}x the"
-      LOAD+=" targets' innodb_buffer_pool_size=$IO_BUFFER_POOL, O_DIRECT; each target a copy of the source after"
-      LOAD+=" prepare), $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${IO_LOAD_SECONDS}s"
+      LOAD="scripts/bench/mixed.lua, $size rows per table"
+      if [ "$1" = io_mixed ]; then
+        LOAD+=" ($((IO_DATA >> 20)) MB, ${IO_RATIO}x the targets' innodb_buffer_pool_size=$IO_BUFFER_POOL, O_DIRECT;"
+        LOAD+=" each target a copy of the source after prepare)"
+      fi
+      LOAD+=", $MIXED_THREADS threads, 1..$MIXED_OPS statements per transaction on $MIXED_GROUPS, ${seconds}s"
       ;;
     io_*)
       local script=oltp_${1#io_} sb
