@@ -71,10 +71,7 @@ class UnitSchedulerTest {
 
     @Test
     void blockCommitBoundsCutUnits() {
-        List<Transaction> txs = new ArrayList<>();
-        for (int i = 1; i <= 7; i++) {
-            txs.add(Transactions.mariadb(i, i));
-        }
+        List<Transaction> txs = numbered(1, 7);
         List<Decision> byCount = run(scheduler(ApplyMode.CONSERVATIVE, 1, new UnitBounds(3, 1L << 30, Long.MAX_VALUE)),
             txs, plain(7), 0);
         assertThat(byCount).extracting(Decision::unitId).containsExactly(1L, 1L, 1L, 2L, 2L, 2L, 3L);
@@ -86,10 +83,7 @@ class UnitSchedulerTest {
 
     @Test
     void unitsHoldMoreTransactionsWhileOneWorkerTakesThem() {
-        List<Transaction> txs = new ArrayList<>();
-        for (int i = 1; i <= 7; i++) {
-            txs.add(Transactions.mariadb(i, i));
-        }
+        List<Transaction> txs = numbered(1, 7);
         UnitBounds bounds = new UnitBounds(2, 5, 1L << 30, Long.MAX_VALUE);
         assertThat(run(scheduler(ApplyMode.OPTIMISTIC, 1, bounds), txs, plain(7), 0))
             .as("one worker configured").extracting(Decision::unitId).containsExactly(1L, 1L, 1L, 1L, 1L, 2L, 2L);
@@ -99,10 +93,7 @@ class UnitSchedulerTest {
         assertThat(run(auto, txs, plain(7), 0))
             .as("one of four taking units").extracting(Decision::unitId).containsExactly(1L, 1L, 1L, 1L, 1L, 2L, 2L);
 
-        List<Transaction> later = new ArrayList<>();
-        for (int i = 8; i <= 12; i++) {
-            later.add(Transactions.mariadb(i, i));
-        }
+        List<Transaction> later = numbered(8, 12);
         auto.activeWorkers(4);
         assertThat(run(auto, later, plain(5), 0))
             .as("four taking units").extracting(Decision::unitId).containsExactly(3L, 3L, 4L, 4L, 5L);
@@ -110,10 +101,7 @@ class UnitSchedulerTest {
 
     @Test
     void whileTheCountIsProvisionalOneWorkerGetsUnitsOfTheSizeForSeveral() {
-        List<Transaction> txs = new ArrayList<>();
-        for (int i = 1; i <= 7; i++) {
-            txs.add(Transactions.mariadb(i, i));
-        }
+        List<Transaction> txs = numbered(1, 7);
         UnitBounds bounds = new UnitBounds(2, 5, 1L << 30, Long.MAX_VALUE);
         UnitScheduler auto = scheduler(ApplyMode.OPTIMISTIC, 4, bounds);
         auto.activeWorkers(1);
@@ -122,10 +110,7 @@ class UnitSchedulerTest {
             .as("one of four taking units before the first reading").extracting(Decision::unitId)
             .containsExactly(1L, 1L, 2L, 2L, 3L, 3L, 4L);
 
-        List<Transaction> later = new ArrayList<>();
-        for (int i = 8; i <= 14; i++) {
-            later.add(Transactions.mariadb(i, i));
-        }
+        List<Transaction> later = numbered(8, 14);
         auto.countProvisional(false);
         assertThat(run(auto, later, plain(7), 0))
             .as("one of four taking units once measured").extracting(Decision::unitId)
@@ -547,5 +532,14 @@ class UnitSchedulerTest {
         }
         assertThat(s.sweeps()).isGreaterThan(sweeps);
         assertThat(s.keysRemembered()).as("only the keys of units in flight remain").isEqualTo(60_000);
+    }
+
+    /** MariaDB transactions {@code from}..{@code to}, each its own commit group. */
+    private static List<Transaction> numbered(int from, int to) {
+        List<Transaction> txs = new ArrayList<>();
+        for (int i = from; i <= to; i++) {
+            txs.add(Transactions.mariadb(i, i));
+        }
+        return txs;
     }
 }
