@@ -82,33 +82,6 @@ final class CommitSequencer {
         }
     }
 
-    /**
-     * Blocks until unit {@code unitId} committed or {@code nanos} passed, whichever comes first;
-     * throws when the pipeline failed meanwhile.
-     *
-     * @return true when the unit committed
-     */
-    boolean awaitCommitted(long unitId, long nanos) throws InterruptedException {
-        if (committed >= unitId) {
-            return true;
-        }
-        long deadline = System.nanoTime() + nanos;
-        lock.lock();
-        try {
-            while (committed < unitId) {
-                failure.check();
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                changed.awaitNanos(left);
-            }
-            return true;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     void markCommitted(long unitId, SourcePosition after, long commitMicros, int transactions, long rows) {
         lock.lock();
         try {

@@ -26,7 +26,6 @@ final class GovernorWatch implements AutoCloseable {
     private final StopSignal stop = new StopSignal();
     private final Thread thread;
     private volatile int active = 1;
-    private volatile boolean measured;
 
     GovernorWatch(String name, int max) {
         this.max = max;
@@ -50,14 +49,6 @@ final class GovernorWatch implements AutoCloseable {
         return active;
     }
 
-    /**
-     * True once the count rests on a reading of the target's page reads (about {@link #INTERVAL_MILLIS}
-     * after the start), or once there will be none (the target does not report them).
-     */
-    boolean measured() {
-        return measured;
-    }
-
     private void run() {
         try {
             do {
@@ -67,7 +58,6 @@ final class GovernorWatch implements AutoCloseable {
                     if (!rs.next()) {
                         log.info("workers auto: the target does not report Innodb_buffer_pool_reads; staying at {}",
                             active);
-                        measured = true;
                         return;
                     }
                     reads = rs.getLong(2);
@@ -85,7 +75,6 @@ final class GovernorWatch implements AutoCloseable {
                     log.info("workers auto: {} of {} take new units (the target read {} pages a second from disk)",
                         now, max, governor.lastRate());
                 }
-                measured = governor.measured();
             } while (!stop.await(INTERVAL_MILLIS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

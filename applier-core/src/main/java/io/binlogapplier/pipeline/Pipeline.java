@@ -247,7 +247,7 @@ public final class Pipeline {
             handlers[i] = new ApplyWorker(i, "applier-" + name + "-worker-" + i, ctx, sawEnd);
         }
         if (governor != null) {
-            schedulerHandler.activeWorkers(governor::active, governor::measured);
+            schedulerHandler.activeWorkers(governor::active);
         }
         // one worker taking units applies in source order: write sets would order nothing
         traitsBuilder.keysWanted(() -> active.getAsInt() > 1);

@@ -43,14 +43,6 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
     private final PipelineMetrics metrics;
     private java.util.function.Consumer<Transaction> scheduled = t -> { };
     private java.util.function.IntSupplier activeWorkers;
-    private java.util.function.BooleanSupplier countMeasured = () -> true;
-    /**
-     * Under {@code workers: auto}, while one worker takes units: the most units it may have uncommitted
-     * (the one it applies and the next) before the scheduler opens another.
-     */
-    static final int UNITS_AHEAD_OF_ONE_WORKER = 2;
-    /** How often a scheduler that waits for the one worker looks whether the count has risen. */
-    private static final long COUNT_LOOK_NANOS = 10_000_000;
 
     /**
      * @param replayStart start of the transaction recorded as pending before a crash (null: none)
@@ -76,13 +68,9 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         scheduled = consumer;
     }
 
-    /**
-     * Under {@code workers: auto}: how many workers take new units, asked before each transaction part,
-     * and whether that count rests on a reading of the target yet.
-     */
-    void activeWorkers(java.util.function.IntSupplier supplier, java.util.function.BooleanSupplier measured) {
+    /** Under {@code workers: auto}: how many workers take new units, asked before each transaction part. */
+    void activeWorkers(java.util.function.IntSupplier supplier) {
         activeWorkers = supplier;
-        countMeasured = measured;
     }
 
     @Override
@@ -123,13 +111,8 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
             return;
         }
         Transaction t = slot.transaction;
-        if (activeWorkers != null && t.part() == 0 && !scheduler.unitOpen()) {
-            awaitRoomOnTheOneWorker();
-        }
         faults.at(Faults.Point.SCHEDULER_PART, t);
         if (activeWorkers != null) {
-            // measured first: a count that was provisional when read is never taken for a measured one
-            scheduler.countProvisional(!countMeasured.getAsBoolean());
             scheduler.activeWorkers(activeWorkers.getAsInt());
         }
         if (t.part() == 0) {
@@ -154,20 +137,6 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         } else if (t.whole() && !current.barrier()) {
             scheduled.accept(t);
         }
-    }
-
-    /**
-     * Under {@code workers: auto}, a new unit waits while one worker takes units and already has
-     * {@link #UNITS_AHEAD_OF_ONE_WORKER} uncommitted. A unit stays with the worker it was given to, so
-     * a scheduler running the ring's length ahead gave that worker thousands of transactions before
-     * the count could rise: on a target reading from disk it then applied them one page read at a
-     * time while the workers added later waited for its commits.
-     */
-    private void awaitRoomOnTheOneWorker() throws InterruptedException {
-        while (activeWorkers.getAsInt() == 1 && scheduler.lastUnit() - sequencer.committed() >= UNITS_AHEAD_OF_ONE_WORKER) {
-            sequencer.awaitCommitted(scheduler.lastUnit() - UNITS_AHEAD_OF_ONE_WORKER + 1, COUNT_LOOK_NANOS);
-        }
-        catchUpCommits();
     }
 
     /**

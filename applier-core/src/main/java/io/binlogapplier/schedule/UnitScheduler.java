@@ -56,8 +56,6 @@ public final class UnitScheduler {
     private final int[] load;
     /** Workers that take new units (all of them, unless {@code workers: auto} says fewer). */
     private int active;
-    /** See {@link #countProvisional(boolean)}. */
-    private boolean provisional;
 
     // the open unit
     private Open open;
@@ -134,15 +132,6 @@ public final class UnitScheduler {
      */
     public void activeWorkers(int n) {
         active = Math.max(1, Math.min(workers, n));
-    }
-
-    /**
-     * Whether the count of {@link #activeWorkers(int)} is only where {@code workers: auto} starts,
-     * before its first reading of the target: units are then cut at the size for several workers
-     * even while one takes them, because units already given to it stay with it if the count rises.
-     */
-    public void countProvisional(boolean provisional) {
-        this.provisional = provisional;
     }
 
     /**
@@ -257,7 +246,7 @@ public final class UnitScheduler {
         if (t.part() != 0 || traits.barrier() || unit.barrier || !t.lastPart()) {
             return false;
         }
-        if (unit.transactions >= bounds.maxTransactions(provisional ? workers : active) || unit.bytes + t.sizeBytes() > bounds.maxBytes()
+        if (unit.transactions >= bounds.maxTransactions(active) || unit.bytes + t.sizeBytes() > bounds.maxBytes()
             || nowNanos - unit.startNanos >= bounds.maxDelayNanos()) {
             return false;
         }

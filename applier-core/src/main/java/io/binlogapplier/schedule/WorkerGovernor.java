@@ -38,7 +38,6 @@ public final class WorkerGovernor {
     /** Start of the quiet time so far (the reading before the first quiet one); -1: not quiet. */
     private long quietSince = -1;
     private long lastRate;
-    private boolean measured;
 
     /** @param max the workers configured (connections); at least 1 */
     public WorkerGovernor(int max) {
@@ -68,7 +67,6 @@ public final class WorkerGovernor {
         lastNanos = nowNanos;
         lastReads = pagesRead;
         lastRate = rate;
-        measured = true;
         if (rate >= UP_PAGES_PER_SECOND) {
             quietSince = -1;
             active = Math.min(max, active * GROWTH);
@@ -88,14 +86,6 @@ public final class WorkerGovernor {
 
     public int active() {
         return active;
-    }
-
-    /**
-     * True once a reading has given a rate: before that the count of 1 is where the governor starts,
-     * not what it found.
-     */
-    public boolean measured() {
-        return measured;
     }
 
     /** Pages read from disk a second between the last two readings (0 before there were two). */

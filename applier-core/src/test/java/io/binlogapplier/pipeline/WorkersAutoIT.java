@@ -5,14 +5,10 @@ import io.binlogapplier.harness.MariaDb;
 import io.binlogapplier.harness.MariaDbServers;
 import io.binlogapplier.harness.TableComparison;
 import io.binlogapplier.harness.TestApplier;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.sql.Connection;
-import java.sql.Statement;
-import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -82,69 +78,6 @@ class WorkersAutoIT {
         } else {
             assertThat(seen.max.get()).as("workers taking new units while the target worked from memory").isEqualTo(1);
         }
-    }
-
-    /**
-     * While one worker takes units, the scheduler gives it at most two units uncommitted, and units of
-     * the size for several workers (200) until the governor has read the target once: units stay with
-     * the worker they were given to, so a scheduler running the ring's length ahead left a rise in the
-     * count nothing to spread (on the I/O-bound benchmark the first unit, 1,000 transactions, committed
-     * 2.4 s after the start, against 1.2 s with 16 fixed workers).
-     *
-     * <p>A session on the target holds the row the first transaction changes, so no unit commits; the
-     * test counts the transactions the scheduler decides meanwhile: two units of 200, not the 1,000 on
-     * the ring.
-     */
-    @Test
-    void whileOneWorkerTakesUnitsTheSchedulerStaysTwoUnitsAheadOfIt() throws Exception {
-        MariaDbServers servers = LARGE_POOL;
-        String db = "auto_ahead";
-        for (MariaDb m : List.of(servers.source(), servers.target())) {
-            m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
-                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, k INT NOT NULL)",
-                "INSERT INTO " + db + ".t SELECT seq, 0 FROM " + db + ".seq_1_to_100");
-        }
-        String start = TestApplier.currentPosition(servers.source());
-        servers.source().execute("BEGIN NOT ATOMIC FOR i IN 1 .. 1000 DO UPDATE " + db
-            + ".t SET k = k + 1 WHERE id = 1 + i MOD 100; END FOR; END");
-        String end = TestApplier.currentPosition(servers.source());
-        var cfg = new ConfigLoader().parse(TestApplier.yaml(servers.servers(), db, start, "optimistic", 1,
-            "  method: binlog\n").replace("  workers: 1\n", "  workers: auto\n"), "test", db);
-        AtomicInteger decided = new AtomicInteger();
-        Faults counting = (point, part) -> {
-            if (point == Faults.Point.SCHEDULER_PART) {
-                decided.incrementAndGet();
-            }
-        };
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread run;
-        try (Connection holder = servers.target().connect()) {
-            holder.setAutoCommit(false);
-            try (Statement s = holder.createStatement()) {
-                s.executeQuery("SELECT k FROM " + db + ".t WHERE id = 2 FOR UPDATE").close();
-            }
-            run = new Thread(() -> {
-                try {
-                    new Applier(cfg, PipelineMetrics.NONE, 30_000, new ApplierStatus(Clock.systemUTC()), counting)
-                        .run(new Applier.Until.Current());
-                } catch (Throwable t) {
-                    failure.set(t);
-                }
-            }, "test-auto-ahead");
-            run.start();
-            BackgroundApplier.await("the scheduler deciding its first unit", 30, () -> decided.get() > 0, failure);
-            // past the governor's first reading (500 ms after its start), and long enough for a scheduler
-            // that does not wait to decide all 1,000
-            Thread.sleep(2_000);
-            assertThat(decided.get()).as("transactions decided while the first unit could not commit").isBetween(1, 400);
-            System.out.println("auto_ahead: " + decided.get() + " transactions decided while the first unit could not commit");
-            holder.rollback();
-        }
-        run.join(60_000);
-        assertThat(failure.get()).isNull();
-        assertThat(run.isAlive()).isFalse();
-        TableComparison.assertSame(servers.source(), servers.target(), db);
-        assertThat(TestApplier.savedPosition(servers.target(), db)).isEqualTo(end);
     }
 
     /** Samples the running stream's active workers every 20 ms, as a metrics scrape would. */

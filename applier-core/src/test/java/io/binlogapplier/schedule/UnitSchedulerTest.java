@@ -100,24 +100,6 @@ class UnitSchedulerTest {
     }
 
     @Test
-    void whileTheCountIsProvisionalOneWorkerGetsUnitsOfTheSizeForSeveral() {
-        List<Transaction> txs = numbered(1, 7);
-        UnitBounds bounds = new UnitBounds(2, 5, 1L << 30, Long.MAX_VALUE);
-        UnitScheduler auto = scheduler(ApplyMode.OPTIMISTIC, 4, bounds);
-        auto.activeWorkers(1);
-        auto.countProvisional(true);
-        assertThat(run(auto, txs, plain(7), 0))
-            .as("one of four taking units before the first reading").extracting(Decision::unitId)
-            .containsExactly(1L, 1L, 2L, 2L, 3L, 3L, 4L);
-
-        List<Transaction> later = numbered(8, 14);
-        auto.countProvisional(false);
-        assertThat(run(auto, later, plain(7), 0))
-            .as("one of four taking units once measured").extracting(Decision::unitId)
-            .containsExactly(5L, 5L, 5L, 5L, 5L, 6L, 6L);
-    }
-
-    @Test
     void aUnitOlderThanTheDelayBoundIsCut() {
         UnitScheduler s = scheduler(ApplyMode.CONSERVATIVE, 1, new UnitBounds(100, 1L << 30, 1_000));
         Transaction t1 = Transactions.mariadb(1, 1);

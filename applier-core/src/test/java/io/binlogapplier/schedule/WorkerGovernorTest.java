@@ -27,21 +27,6 @@ class WorkerGovernorTest {
     }
 
     @Test
-    void theCountIsMeasuredFromTheFirstReadingThatGivesARate() {
-        WorkerGovernor g = new WorkerGovernor(16);
-        assertThat(g.measured()).isFalse();
-        g.sample(SECOND, 1_000);
-        assertThat(g.measured()).as("a baseline alone").isFalse();
-        g.sample(SECOND, 1_000);
-        assertThat(g.measured()).as("no time between the readings: a new baseline").isFalse();
-        g.sample(2 * SECOND, 1_100);
-        assertThat(g.measured()).as("100 pages in a second: stays at one, measured").isTrue();
-        assertThat(g.active()).isEqualTo(1);
-        g.sample(3 * SECOND, 50);
-        assertThat(g.measured()).as("a counter that went back (target restarted) keeps what was measured").isTrue();
-    }
-
-    @Test
     void aTargetReadingFromDiskQuadruplesTheWorkersAtEachReadingUpToTheMaximum() {
         WorkerGovernor g = new WorkerGovernor(16);
         long[] clock = {0};
