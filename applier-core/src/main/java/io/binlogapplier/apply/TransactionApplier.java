@@ -146,12 +146,15 @@ public final class TransactionApplier implements AutoCloseable {
                 }
             } else if (c instanceof Change.Statement s) {
                 flush();
-                if (s.implicitCommit()) {
+                // An account statement, ANALYZE or FLUSH leaves the definitions read so far as they are: reading
+                // every table again after each (a few ms a table) made a source that grants often fall far behind.
+                boolean definitions = s.changesTableDefinitions();
+                if (definitions) {
                     schemas.ddlStarting();
                 }
                 statements.run(s, where, replay);
                 rows.resetSession();
-                if (s.implicitCommit()) {
+                if (definitions) {
                     schemas.invalidateAll();
                 }
             }

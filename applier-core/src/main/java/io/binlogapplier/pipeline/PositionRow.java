@@ -56,11 +56,14 @@ final class PositionRow {
 
     private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** The words of the transaction's DDL statements that may name tables; null when it holds no DDL. */
+    /**
+     * The words of the transaction's DDL statements that may name tables; null when it holds none that
+     * may change a table's definition (an account statement or ANALYZE changes nothing the witness reads).
+     */
     private static java.util.Set<String> ddlNames(Transaction t) {
         java.util.Set<String> names = null;
         for (Change c : t.changes()) {
-            if (c instanceof Change.Statement s && s.implicitCommit()) {
+            if (c instanceof Change.Statement s && s.changesTableDefinitions()) {
                 if (names == null) {
                     names = new java.util.TreeSet<>();
                 }

@@ -132,7 +132,8 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         Decision d = scheduler.schedule(t, current, next, System.nanoTime(), sequencer.committed());
         slot.decision = d;
         slot.replay = replayStart != null && t.head().start().equals(replayStart);
-        if (t.implicitCommit()) {
+        if (t.changesTableDefinitions()) {
+            // (an account statement, ANALYZE or FLUSH is a barrier too, but later transactions' tables need no new look)
             lastDdlUnit = d.unitId();
         } else if (t.whole() && !current.barrier()) {
             scheduled.accept(t);

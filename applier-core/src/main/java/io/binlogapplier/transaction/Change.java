@@ -52,5 +52,12 @@ public sealed interface Change {
      */
     record Statement(String database, byte[] sql, QueryStatus status, boolean implicitCommit, long timestampSeconds,
                      Long insertId, Long lastInsertId, long[] randSeeds, long sizeBytes) implements Change {
+        /**
+         * The statement commits by itself and is not one of those known to leave every table's definition
+         * as it was (an account statement, table maintenance, FLUSH: {@link StatementKind#keepsTableDefinitions}).
+         */
+        public boolean changesTableDefinitions() {
+            return implicitCommit && !StatementKind.keepsTableDefinitions(sql);
+        }
     }
 }

@@ -29,7 +29,12 @@ public enum StatementKind {
      * statement may be megabytes long.
      */
     public static StatementKind of(byte[] sql) {
-        return of(new String(sql, 0, Math.min(sql.length, 256), java.nio.charset.StandardCharsets.ISO_8859_1));
+        return of(head(sql));
+    }
+
+    /** The statement's first 256 bytes, as text whose ASCII keywords read the same in any of its character sets. */
+    private static String head(byte[] sql) {
+        return new String(sql, 0, Math.min(sql.length, 256), java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
     public static StatementKind of(String sql) {
@@ -63,6 +68,45 @@ public enum StatementKind {
             }
             default:
                 return DDL;
+        }
+    }
+
+    /**
+     * Whether a statement that commits by itself (a {@link #DDL}) is known to leave every table's
+     * definition as it was: its columns, keys, engine, triggers and foreign keys. These are the account
+     * statements ({@code GRANT}, {@code REVOKE}, {@code CREATE}, {@code ALTER}, {@code DROP} and
+     * {@code RENAME USER}, {@code CREATE} and {@code DROP ROLE}), table maintenance ({@code ANALYZE},
+     * {@code OPTIMIZE}, {@code REPAIR}, {@code TRUNCATE}, which may rebuild a table but not change its definition),
+     * {@code FLUSH} and {@code CREATE DATABASE}. The applier keeps the table definitions it has read
+     * across them, where any other DDL makes it read them again. Anything not listed here counts as
+     * changing definitions. Pure; reads the statement's first words as {@link #of(String)} does.
+     */
+    public static boolean keepsTableDefinitions(byte[] sql) {
+        return keepsTableDefinitions(head(sql));
+    }
+
+    static boolean keepsTableDefinitions(String sql) {
+        String s = stripLeadingComments(sql).toUpperCase(Locale.ROOT);
+        String first = word(s, 0);
+        String next = word(s, first.length());
+        switch (first) {
+            case "GRANT", "REVOKE", "ANALYZE", "OPTIMIZE", "REPAIR", "FLUSH", "TRUNCATE":
+                return true;
+            case "CREATE": {
+                if (next.equals("OR")) {
+                    // CREATE OR REPLACE USER | ROLE; CREATE OR REPLACE DATABASE drops the tables of the one it replaces
+                    int replace = s.indexOf("REPLACE", first.length());
+                    String what = replace < 0 ? "" : word(s, replace + "REPLACE".length());
+                    return what.equals("USER") || what.equals("ROLE");
+                }
+                return next.equals("USER") || next.equals("ROLE") || next.equals("DATABASE") || next.equals("SCHEMA");
+            }
+            case "DROP":
+                return next.equals("USER") || next.equals("ROLE");
+            case "ALTER", "RENAME":
+                return next.equals("USER");
+            default:
+                return false;
         }
     }
 

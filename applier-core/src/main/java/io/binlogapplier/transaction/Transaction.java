@@ -30,6 +30,22 @@ public record Transaction(TransactionHead head, int part, List<Change> changes, 
         return rows;
     }
 
+    /**
+     * Some statement of this part commits by itself and may change a table's definition (see {@link
+     * Change.Statement#changesTableDefinitions()}): table definitions read before it are stale after it.
+     */
+    public boolean changesTableDefinitions() {
+        if (!implicitCommit) {
+            return false;
+        }
+        for (Change c : changes) {
+            if (c instanceof Change.Statement s && s.changesTableDefinitions()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The whole transaction is in this one object. */
     public boolean whole() {
         return part == 0 && end != null;

@@ -52,4 +52,56 @@ class StatementKindTest {
         assertThat(StatementKind.createStartingTransaction(s, s.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
             .isEqualTo(length);
     }
+    /**
+     * Statements that commit by themselves but change no table's definition: the applier keeps the
+     * definitions it has read across them. Everything else, including DDL that only looks like them
+     * (CREATE OR REPLACE DATABASE drops tables, CREATE DEFINER=… TRIGGER adds a trigger), reads them again.
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+        "GRANT SELECT ON app.t TO 'svc'@'%' | true",
+        "grant all privileges on *.* to u with grant option | true",
+        "REVOKE INSERT ON app.* FROM u | true",
+        "CREATE USER 'svc'@'%' IDENTIFIED BY PASSWORD '*A4B6157319038724E3560894F7F932C8886EBFCF' | true",
+        "CREATE OR REPLACE USER u | true",
+        "create or replace role r | true",
+        "CREATE ROLE r | true",
+        "DROP USER IF EXISTS u | true",
+        "DROP ROLE r | true",
+        "ALTER USER u ACCOUNT LOCK | true",
+        "RENAME USER a TO b | true",
+        "ANALYZE TABLE t1, t2 | true",
+        "ANALYZE NO_WRITE_TO_BINLOG TABLE t | true",
+        "OPTIMIZE TABLE t | true",
+        "REPAIR TABLE t USE_FRM | true",
+        "FLUSH PRIVILEGES | true",
+        "/*!40000 ANALYZE TABLE t */ | true",
+        "-- cron\\nANALYZE TABLE t | true",
+        "CREATE DATABASE IF NOT EXISTS app | true",
+        "CREATE SCHEMA app | true",
+        "CREATE OR REPLACE DATABASE app | false",
+        "DROP DATABASE app | false",
+        "ALTER DATABASE app CHARACTER SET utf8mb4 | false",
+        "CREATE TABLE users (id INT) | false",
+        "CREATE TABLE user (id INT) | false",
+        "DROP TABLE user | false",
+        "ALTER TABLE user ADD c INT | false",
+        "RENAME TABLE user TO u2 | false",
+        "CREATE TRIGGER tr AFTER INSERT ON t FOR EACH ROW SET @x = 1 | false",
+        "CREATE DEFINER=`root`@`localhost` TRIGGER tr AFTER INSERT ON t FOR EACH ROW SET @x = 1 | false",
+        "CREATE OR REPLACE TABLE t (id INT) | false",
+        "CREATE INDEX i ON t (c) | false",
+        "TRUNCATE TABLE t | true",
+        "truncate t | true",
+        "ALTER TABLE t OPTIMIZE PARTITION p0 | false",
+        "CREATE VIEW v AS SELECT 1 | false",
+        "CREATE PROCEDURE p() SELECT 1 | false",
+    })
+    void knowsWhichStatementsKeepTableDefinitions(String sql, boolean keeps) {
+        String s = sql.replace("\\n", "\n");
+        assertThat(StatementKind.of(s)).isEqualTo(StatementKind.DDL);
+        assertThat(StatementKind.keepsTableDefinitions(s)).isEqualTo(keeps);
+        assertThat(StatementKind.keepsTableDefinitions(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+            .isEqualTo(keeps);
+    }
 }
