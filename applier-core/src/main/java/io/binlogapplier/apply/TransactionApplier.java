@@ -155,7 +155,7 @@ public final class TransactionApplier implements AutoCloseable {
                 statements.run(s, where, replay);
                 rows.resetSession();
                 if (definitions) {
-                    schemas.invalidateAll();
+                    schemas.invalidateAfter(s.sql());
                 }
             }
         }

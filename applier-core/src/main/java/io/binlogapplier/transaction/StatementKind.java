@@ -110,6 +110,29 @@ public enum StatementKind {
         }
     }
 
+    /**
+     * Whether a DDL statement names, somewhere in its text, every table whose definition it may change,
+     * foreign keys and triggers aside: {@code CREATE}, {@code ALTER}, {@code DROP} and {@code RENAME} of
+     * a table, index, view, trigger, routine and the like. A table's foreign keys change with a statement
+     * that names only the other table ({@code DROP TABLE child}, {@code ALTER TABLE child DROP FOREIGN
+     * KEY}), and its triggers with {@code DROP TRIGGER name}: callers forget such tables whatever the text
+     * says. Not so: a statement about a whole database ({@code DROP DATABASE}, {@code ALTER DATABASE}),
+     * and every other kind, which may change any table. Pure; reads the first words as {@link #of(String)}.
+     */
+    public static boolean namesTheTablesItChanges(byte[] sql) {
+        String s = stripLeadingComments(head(sql)).toUpperCase(Locale.ROOT);
+        String first = word(s, 0);
+        if (!first.equals("CREATE") && !first.equals("ALTER") && !first.equals("DROP") && !first.equals("RENAME")) {
+            return false;
+        }
+        String next = word(s, first.length());
+        if (first.equals("CREATE") && next.equals("OR")) {
+            int replace = s.indexOf("REPLACE", first.length());
+            next = replace < 0 ? "" : word(s, replace + "REPLACE".length());
+        }
+        return !next.equals("DATABASE") && !next.equals("SCHEMA") && !next.isEmpty();
+    }
+
     private static final byte[] START_TRANSACTION = " START TRANSACTION".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     /**

@@ -53,6 +53,50 @@ class TableSchemaCacheIT {
         }
     }
 
+    /**
+     * After a DDL from the source the cache forgets only what the statement may have changed: the tables
+     * it names, the tables foreign keys link and those with triggers (a DROP FOREIGN KEY or DROP TRIGGER
+     * names neither), and tables whose names are not plain ASCII. It forgot every table, and reading them
+     * all again after each DDL cost a few ms a table.
+     */
+    @Test
+    void aDdlForgetsTheTablesItMayChangeAndKeepsTheOthers() throws Exception {
+        SERVERS.target().execute(
+            "CREATE DATABASE fg",
+            "CREATE TABLE fg.plain (id INT PRIMARY KEY)",
+            "CREATE TABLE fg.other (id INT PRIMARY KEY)",
+            "CREATE TABLE fg.par (id INT PRIMARY KEY)",
+            "CREATE TABLE fg.kid (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES fg.par (id))",
+            "CREATE TABLE fg.trg (id INT PRIMARY KEY)",
+            "CREATE TRIGGER fg.trg_ai AFTER INSERT ON fg.trg FOR EACH ROW SET @x = 1",
+            "CREATE TABLE fg.`odd-name` (id INT PRIMARY KEY)");
+        TableSchemaCache cache = new TableSchemaCache();
+        java.util.List<String> names = java.util.List.of("plain", "other", "par", "kid", "trg", "odd-name");
+        try (Connection c = SERVERS.target().connect()) {
+            for (String n : names) {
+                cache.get("fg", n, c);
+            }
+            cache.invalidateAfter("CREATE TABLE fg.newcomer (id INT PRIMARY KEY)".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(names.stream().filter(n -> cache.cached("fg", n) != null))
+                .as("kept after a DDL that names none of them").containsExactly("plain", "other");
+
+            for (String n : names) {
+                cache.get("fg", n, c);
+            }
+            long scans = cache.parentScans();
+            cache.invalidateAfter("/* x */ ALTER TABLE `fg`.`PLAIN` ADD COLUMN c INT".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(names.stream().filter(n -> cache.cached("fg", n) != null))
+                .as("kept after a DDL on plain (named in another case)").containsExactly("other");
+            cache.get("fg", "par", c);
+            assertThat(cache.parentScans()).as("the foreign keys are read again").isEqualTo(scans + 1);
+
+            cache.get("fg", "plain", c);
+            cache.invalidateAfter("DROP DATABASE elsewhere".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(names.stream().filter(n -> cache.cached("fg", n) != null))
+                .as("a DROP DATABASE forgets everything").isEmpty();
+        }
+    }
+
     @Test
     void theDictionaryNamesTheSameParentsAndChildrenAsKeyColumnUsageAndGivesWayWhereItCannot() throws Exception {
         SERVERS.target().execute(

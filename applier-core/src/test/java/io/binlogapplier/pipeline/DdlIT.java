@@ -175,32 +175,32 @@ class DdlIT {
      * ANALYZE, FLUSH, TRUNCATE) leave the table definitions the applier has read, and the DDL witness's dictionary scans,
      * alone. The applier read every table's definition again after each of them, a few ms a table: on a
      * rig, 100 GRANTs between single-row inserts into 100 tables took 33–39 s to apply where the native
-     * replica took 0.4–0.6 s. The target's general log counts the reads: one per table before the ALTER
-     * and one after it, and one witness scan, for the ALTER alone.
+     * replica took 0.4–0.6 s. The target's general log counts the reads: one per table at its first change,
+     * one more for the table the ALTER names (the other table is kept), and one witness scan, for the ALTER.
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource({"binlog", "sql"})
-    void accountStatementsAndAnalyzeKeepTheTableDefinitions(String method) {
+    void definitionsAreReadAgainOnlyWhereAStatementMayChangeThem(String method) {
         String db = "keepdefs_" + method;
         String user = "'" + db + "'@'localhost'";
         for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
             m.execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE " + db,
-                "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v INT)",
-                "CREATE TABLE " + db + ".u (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE " + db + ".alpha (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE " + db + ".beta (id INT PRIMARY KEY, v INT)",
                 "CREATE USER " + user);
         }
         String start = TestApplier.currentPosition(SERVERS.source());
         SERVERS.source().execute(
-            "INSERT INTO " + db + ".t VALUES (1, 1)", "INSERT INTO " + db + ".u VALUES (1, 1)",
-            "GRANT SELECT ON " + db + ".t TO " + user,
-            "INSERT INTO " + db + ".t VALUES (2, 2)", "INSERT INTO " + db + ".u VALUES (2, 2)",
-            "ANALYZE TABLE " + db + ".t, " + db + ".u",
-            "INSERT INTO " + db + ".t VALUES (3, 3)", "INSERT INTO " + db + ".u VALUES (3, 3)",
+            "INSERT INTO " + db + ".alpha VALUES (1, 1)", "INSERT INTO " + db + ".beta VALUES (1, 1)",
+            "GRANT SELECT ON " + db + ".alpha TO " + user,
+            "INSERT INTO " + db + ".alpha VALUES (2, 2)", "INSERT INTO " + db + ".beta VALUES (2, 2)",
+            "ANALYZE TABLE " + db + ".alpha, " + db + ".beta",
+            "INSERT INTO " + db + ".alpha VALUES (3, 3)", "INSERT INTO " + db + ".beta VALUES (3, 3)",
             "CREATE USER '" + db + "_2'@'localhost'", "DROP USER '" + db + "_2'@'localhost'",
-            "REVOKE SELECT ON " + db + ".t FROM " + user, "FLUSH PRIVILEGES", "TRUNCATE TABLE " + db + ".u",
-            "INSERT INTO " + db + ".t VALUES (4, 4)", "INSERT INTO " + db + ".u VALUES (4, 4)",
-            "ALTER TABLE " + db + ".t ADD COLUMN w INT",
-            "INSERT INTO " + db + ".t VALUES (5, 5, 5)", "INSERT INTO " + db + ".u VALUES (5, 5)");
+            "REVOKE SELECT ON " + db + ".alpha FROM " + user, "FLUSH PRIVILEGES", "TRUNCATE TABLE " + db + ".beta",
+            "INSERT INTO " + db + ".alpha VALUES (4, 4)", "INSERT INTO " + db + ".beta VALUES (4, 4)",
+            "ALTER TABLE " + db + ".alpha ADD COLUMN w INT",
+            "INSERT INTO " + db + ".alpha VALUES (5, 5, 5)", "INSERT INTO " + db + ".beta VALUES (5, 5)");
         String end = TestApplier.currentPosition(SERVERS.source());
 
         SERVERS.target().execute("SET GLOBAL general_log = 0", "TRUNCATE mysql.general_log",
@@ -216,10 +216,11 @@ class DdlIT {
         assertThat(TestApplier.savedPosition(SERVERS.target(), db)).isEqualTo(end);
         String logged = "SELECT COUNT(*) FROM mysql.general_log WHERE command_type IN ('Query', 'Execute')"
             + " AND argument LIKE ";
-        for (String table : List.of("t", "u")) {
+        for (String table : List.of("alpha", "beta")) {
             assertThat(SERVERS.target().queryLong(logged + "'%FROM information_schema.TRIGGERS%"
                 + "EVENT_OBJECT_SCHEMA = ''" + db + "'' AND EVENT_OBJECT_TABLE = ''" + table + "''%'"))
-                .as("reads of %s's definition: at its first change and after the ALTER", table).isEqualTo(2);
+                .as("reads of %s's definition: at its first change, and after the ALTER if it names the table", table)
+                .isEqualTo(table.equals("alpha") ? 2 : 1);
         }
         assertThat(SERVERS.target().queryLong(logged + "'%FROM information_schema.INNODB_SYS_TABLES%'"))
             .as("the DDL witness's dictionary scans: for the ALTER only").isEqualTo(1);

@@ -104,4 +104,28 @@ class StatementKindTest {
         assertThat(StatementKind.keepsTableDefinitions(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
             .isEqualTo(keeps);
     }
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+        "CREATE TABLE t (id INT) | true",
+        "create or replace table t (id int) | true",
+        "ALTER TABLE t ADD c INT | true",
+        "ALTER ONLINE TABLE t ADD c INT | true",
+        "DROP TABLE IF EXISTS a, b | true",
+        "RENAME TABLE a TO b | true",
+        "CREATE INDEX i ON t (c) | true",
+        "DROP TRIGGER tr | true",
+        "CREATE DEFINER=`root`@`%` TRIGGER tr AFTER INSERT ON t FOR EACH ROW SET @x = 1 | true",
+        "/*!50001 CREATE VIEW v AS SELECT 1 */ | true",
+        "DROP DATABASE app | false",
+        "drop schema if exists app | false",
+        "ALTER DATABASE app CHARACTER SET utf8mb4 | false",
+        "CREATE OR REPLACE DATABASE app | false",
+        "INSTALL SONAME 'ha_blackhole' | false",
+        "UNINSTALL PLUGIN blackhole | false",
+        "LOCK TABLES t WRITE | false",
+    })
+    void knowsWhichDdlNamesTheTablesItChanges(String sql, boolean names) {
+        assertThat(StatementKind.namesTheTablesItChanges(sql.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+            .isEqualTo(names);
+    }
 }
