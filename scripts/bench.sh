@@ -22,6 +22,10 @@
 #                     bigtx              single big transactions: INSERT...SELECT of BIGTX_ROWS rows,
 #                                        UPDATE of all of them, DELETE of half, and an INSERT of
 #                                        BIGTX_WIDE_ROWS rows of 1 KB
+#                     ddl                DDL and account statements among small writes: DDL_TABLES tables,
+#                                        then DDL_ROUNDS rounds of one statement (in turn GRANT, ALTER
+#                                        TABLE ... ADD COLUMN, CREATE TABLE, ANALYZE TABLE) and a one-row
+#                                        INSERT into each table, from one session
 #                     io_update_non_index, io_write_only, io_mixed
 #                                        I/O-bound: sysbench oltp_update_non_index / oltp_write_only with
 #                                        uniformly random keys on IO_TABLES x IO_TABLE_SIZE rows (io_mixed:
@@ -37,6 +41,7 @@
 #                   (uq,fk,trg,nopk: which of mixed.lua's tables the transactions change; "orders" adds
 #                   customers, orders and order_items, a chain of two foreign keys, e.g. MIXED_GROUPS=orders)
 #   BIGTX_ROWS (1000000), BIGTX_WIDE_ROWS (300000; 0 leaves that transaction out)
+#   DDL_TABLES (100), DDL_ROUNDS (1000)
 #   IO_TABLES (8), IO_TABLE_SIZE (300000), IO_MIXED_TABLE_SIZE (1000000), IO_THREADS (16),
 #                   IO_LOAD_SECONDS (30), IO_BUFFER_POOL (32M:
 #                   the targets' pool; the data should be several times that, the run says how many),
@@ -96,6 +101,8 @@ MIXED_OPS=${MIXED_OPS:-4}
 MIXED_GROUPS=${MIXED_GROUPS:-uq,fk,trg,nopk}
 BIGTX_ROWS=${BIGTX_ROWS:-1000000}
 BIGTX_WIDE_ROWS=${BIGTX_WIDE_ROWS:-300000}
+DDL_TABLES=${DDL_TABLES:-100}
+DDL_ROUNDS=${DDL_ROUNDS:-1000}
 FLUSH=${FLUSH:-"2 1"}
 NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4:optimistic 8:optimistic 16:optimistic"}
 # the configuration with no apply keys (what a user gets first), and each method at a few sizes
@@ -129,7 +136,7 @@ TIMEOUT=${TIMEOUT:-1800}
 
 for workload in $WORKLOADS; do
   case $workload in
-    oltp_write_only|oltp_insert|oltp_update_index|oltp_update_non_index|oltp_delete_insert|mixed|bigtx) ;;
+    oltp_write_only|oltp_insert|oltp_update_index|oltp_update_non_index|oltp_delete_insert|mixed|bigtx|ddl) ;;
     io_update_non_index|io_write_only|io_mixed) ;;
     *) echo "bench: unknown workload '$workload' (see the knobs at the top of $0)" >&2; exit 2 ;;
   esac
@@ -400,6 +407,28 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
       fi
       LOAD="one INSERT...SELECT of $BIGTX_ROWS rows, one UPDATE of all of them, one DELETE of half"
       [ "$BIGTX_WIDE_ROWS" -eq 0 ] || LOAD+=", one INSERT...SELECT of $BIGTX_WIDE_ROWS rows of 1 KB"
+      ;;
+    ddl)
+      # a source whose writes to many tables meet DDL and account statements now and then (a migration,
+      # per-tenant tables and users, a statistics job); each statement and each INSERT is a transaction
+      local t r
+      {
+        echo "CREATE DATABASE ddl; USE ddl; CREATE USER 'bench_ddl'@'%';"
+        for t in $(seq 1 "$DDL_TABLES"); do echo "CREATE TABLE t$t (id INT AUTO_INCREMENT PRIMARY KEY, v INT, KEY (v));"; done
+        for r in $(seq 1 "$DDL_ROUNDS"); do
+          t=$(( r % DDL_TABLES + 1 ))
+          case $(( r % 4 )) in
+            0) echo "GRANT SELECT ON ddl.t$t TO 'bench_ddl'@'%';" ;;
+            1) echo "ALTER TABLE t$t ADD COLUMN c$r INT;" ;;
+            2) echo "CREATE TABLE new$r (id INT PRIMARY KEY);" ;;
+            3) echo "ANALYZE TABLE t$t;" ;;
+          esac
+          for t in $(seq 1 "$DDL_TABLES"); do echo "INSERT INTO t$t (v) VALUES ($r);"; done
+        done
+      } >"$WORK/ddl.sql"
+      mariadb --no-defaults -h127.0.0.1 -P"$SRC" -uroot <"$WORK/ddl.sql" >/dev/null
+      LOAD="$DDL_TABLES tables; $DDL_ROUNDS rounds of one GRANT, ALTER TABLE, CREATE TABLE or ANALYZE TABLE and"
+      LOAD+=" a one-row INSERT into each table, one session"
       ;;
   esac
 }

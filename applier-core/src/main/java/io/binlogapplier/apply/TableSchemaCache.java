@@ -110,9 +110,10 @@ public final class TableSchemaCache {
      * Forget what a DDL statement from the source may have changed, once it has run on the target (before
      * any later unit starts): the foreign keys between tables, every table a foreign key links or that has
      * triggers (a {@code DROP FOREIGN KEY} or {@code DROP TRIGGER} does not name it), every table whose
-     * name the statement's text holds (compared without case; a name that merely appears in it costs one
-     * read too many, never one too few), and every table whose name is not plain ASCII (the statement's
-     * bytes may spell it otherwise). A statement that may change tables it does not name ({@code DROP
+     * name is a word of the statement's text (a plain name is written as it is, quoted or not; compared
+     * without case; a word that merely looks like a name, in a string or a comment, costs one read too
+     * many, never one too few), and every table whose name is not plain ASCII letters, digits, {@code _}
+     * and {@code $} (the statement's bytes may spell it otherwise). A statement that may change tables it does not name ({@code DROP
      * DATABASE}, {@link StatementKind#namesTheTablesItChanges}) forgets everything. Reading every table
      * again after each DDL cost a few ms a table: 100 CREATE TABLEs among changes to 100 tables took 28 s.
      */
@@ -121,11 +122,15 @@ public final class TableSchemaCache {
             invalidateAll();
             return;
         }
-        String text = new String(sql, java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT);
+        java.util.Set<String> words = new java.util.HashSet<>();
+        for (String w : new String(sql, java.nio.charset.StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT)
+            .split("[^a-z0-9_$]+")) {
+            words.add(w);
+        }
         epoch.incrementAndGet();
         parents = null;
         tables.values().removeIf(t -> t.linkedByForeignKeys() || t.hasTriggers() || !plainName(t.table())
-            || text.contains(t.table().toLowerCase(java.util.Locale.ROOT)));
+            || words.contains(t.table().toLowerCase(java.util.Locale.ROOT)));
     }
 
     private static boolean plainName(String name) {

@@ -91,6 +91,10 @@ class TableSchemaCacheIT {
             assertThat(cache.parentScans()).as("the foreign keys are read again").isEqualTo(scans + 1);
 
             cache.get("fg", "plain", c);
+            cache.invalidateAfter("ALTER TABLE fg.others ADD COLUMN plainly INT".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(names.stream().filter(n -> cache.cached("fg", n) != null))
+                .as("names are whole words: others is not other, plainly not plain").containsExactly("plain", "other");
+
             cache.invalidateAfter("DROP DATABASE elsewhere".getBytes(java.nio.charset.StandardCharsets.UTF_8));
             assertThat(names.stream().filter(n -> cache.cached("fg", n) != null))
                 .as("a DROP DATABASE forgets everything").isEmpty();
