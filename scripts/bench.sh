@@ -91,7 +91,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 . scripts/lib.sh
 
-WORKLOADS=${WORKLOADS:-"oltp_write_only oltp_insert oltp_update_index oltp_update_non_index oltp_delete_insert mixed bigtx"}
+WORKLOADS=${WORKLOADS:-"oltp_write_only oltp_insert oltp_update_index oltp_update_non_index oltp_delete_insert mixed bigtx ddl"}
 TABLES=${TABLES:-10}
 TABLE_SIZE=${TABLE_SIZE:-20000}
 THREADS=${THREADS:-16}
