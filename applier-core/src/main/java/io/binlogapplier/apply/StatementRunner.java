@@ -48,6 +48,8 @@ final class StatementRunner {
         VendorCode.ER_TRG_ALREADY_EXISTS,
         VendorCode.ER_TRG_DOES_NOT_EXIST,
         VendorCode.ER_CANNOT_USER,
+        VendorCode.ER_NONEXISTING_GRANT, // a REVOKE already done
+        VendorCode.ER_NONEXISTING_TABLE_GRANT,
         VendorCode.ER_FK_DUP_NAME,
         VendorCode.ER_DUP_CONSTRAINT_NAME));
 

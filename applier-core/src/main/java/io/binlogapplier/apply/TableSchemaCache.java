@@ -7,8 +7,8 @@ import java.sql.SQLException;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Target table metadata, loaded on first use and dropped after a DDL that may change it. Thread-safe: shared by
- * the scheduler and all workers; each caller loads through its own connection.
+ * Target table metadata, loaded on first use and dropped after a DDL that may change it. Thread-safe:
+ * shared by the scheduler and all workers; each caller loads through its own connection.
  */
 public final class TableSchemaCache {
     private final ConcurrentHashMap<TableName, TableSchema> tables = new ConcurrentHashMap<>();
@@ -113,9 +113,10 @@ public final class TableSchemaCache {
      * name is a word of the statement's text (a plain name is written as it is, quoted or not; compared
      * without case; a word that merely looks like a name, in a string or a comment, costs one read too
      * many, never one too few), and every table whose name is not plain ASCII letters, digits, {@code _}
-     * and {@code $} (the statement's bytes may spell it otherwise). A statement that may change tables it does not name ({@code DROP
-     * DATABASE}, {@link StatementKind#namesTheTablesItChanges}) forgets everything. Reading every table
-     * again after each DDL cost a few ms a table: 100 CREATE TABLEs among changes to 100 tables took 28 s.
+     * and {@code $} (the statement's bytes may spell it otherwise). A statement that may change tables it
+     * does not name ({@code DROP DATABASE}, {@link StatementKind#namesTheTablesItChanges}) forgets
+     * everything. Reading every table again after each DDL cost a few ms a table: 100 CREATE TABLEs
+     * among changes to 100 tables took 28 s to apply.
      */
     public void invalidateAfter(byte[] sql) {
         if (!StatementKind.namesTheTablesItChanges(sql)) {

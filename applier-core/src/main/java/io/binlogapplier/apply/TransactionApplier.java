@@ -146,8 +146,9 @@ public final class TransactionApplier implements AutoCloseable {
                 }
             } else if (c instanceof Change.Statement s) {
                 flush();
-                // An account statement, ANALYZE or FLUSH leaves the definitions read so far as they are: reading
-                // every table again after each (a few ms a table) made a source that grants often fall far behind.
+                // A statement that changes no table's definition (GRANT, ANALYZE, TRUNCATE …) keeps those read so
+                // far, and a DDL forgets only what it may change: reading every table again after each such
+                // statement (a few ms a table) made a source that grants or alters often fall far behind.
                 boolean definitions = s.changesTableDefinitions();
                 if (definitions) {
                     schemas.ddlStarting();

@@ -51,12 +51,16 @@ public enum VendorCode {
     ER_CANT_DROP_FIELD_OR_KEY(1091, "cannot_drop_missing"),
     /** "Unknown error": how MariaDB reports a row event a BINLOG statement could not apply. */
     ER_UNKNOWN_ERROR(1105, "unknown_error"),
+    /** REVOKE: the user holds no such privilege on that database (or globally). */
+    ER_NONEXISTING_GRANT(1141, "grant_missing"),
     /** The user lacks a table privilege. */
     ER_TABLEACCESS_DENIED_ERROR(1142, "table_access_denied"),
     /** The user lacks a column privilege. */
     ER_COLUMNACCESS_DENIED_ERROR(1143, "column_access_denied"),
     /** The table does not exist. */
     ER_NO_SUCH_TABLE(1146, "no_such_table"),
+    /** REVOKE: the user holds no such privilege on that table. */
+    ER_NONEXISTING_TABLE_GRANT(1147, "table_grant_missing"),
     /** A packet exceeded max_allowed_packet (the server then drops the connection). */
     ER_NET_PACKET_TOO_LARGE(1153, "packet_too_large"),
     /** The server has no such system variable (an older or other server). */

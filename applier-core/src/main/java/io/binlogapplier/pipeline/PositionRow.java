@@ -58,7 +58,7 @@ final class PositionRow {
 
     /**
      * The words of the transaction's DDL statements that may name tables; null when it holds none that
-     * may change a table's definition (an account statement or ANALYZE changes nothing the witness reads).
+     * may change a table's definition (a GRANT, ANALYZE or TRUNCATE changes nothing the witness compares).
      */
     private static java.util.Set<String> ddlNames(Transaction t) {
         java.util.Set<String> names = null;

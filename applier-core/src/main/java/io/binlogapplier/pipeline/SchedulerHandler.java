@@ -133,7 +133,7 @@ final class SchedulerHandler implements EventHandler<RingSlot> {
         slot.decision = d;
         slot.replay = replayStart != null && t.head().start().equals(replayStart);
         if (t.changesTableDefinitions()) {
-            // (an account statement, ANALYZE or FLUSH is a barrier too, but later transactions' tables need no new look)
+            // (GRANT, ANALYZE, TRUNCATE … are barriers too, but leave the definitions later transactions read)
             lastDdlUnit = d.unitId();
         } else if (t.whole() && !current.barrier()) {
             scheduled.accept(t);

@@ -76,8 +76,8 @@ public enum StatementKind {
      * definition as it was: its columns, keys, engine, triggers and foreign keys. These are the account
      * statements ({@code GRANT}, {@code REVOKE}, {@code CREATE}, {@code ALTER}, {@code DROP} and
      * {@code RENAME USER}, {@code CREATE} and {@code DROP ROLE}), table maintenance ({@code ANALYZE},
-     * {@code OPTIMIZE}, {@code REPAIR}, {@code TRUNCATE}, which may rebuild a table but not change its definition),
-     * {@code FLUSH} and {@code CREATE DATABASE}. The applier keeps the table definitions it has read
+     * {@code OPTIMIZE}, {@code REPAIR}, {@code TRUNCATE}, which may rebuild a table but not change its
+     * definition), {@code FLUSH} and {@code CREATE DATABASE}. The applier keeps the table definitions it has read
      * across them, where any other DDL makes it read them again. Anything not listed here counts as
      * changing definitions. Pure; reads the statement's first words as {@link #of(String)} does.
      */
@@ -88,26 +88,34 @@ public enum StatementKind {
     static boolean keepsTableDefinitions(String sql) {
         String s = stripLeadingComments(sql).toUpperCase(Locale.ROOT);
         String first = word(s, 0);
-        String next = word(s, first.length());
+        String object = object(s, first);
         switch (first) {
             case "GRANT", "REVOKE", "ANALYZE", "OPTIMIZE", "REPAIR", "FLUSH", "TRUNCATE":
                 return true;
-            case "CREATE": {
-                if (next.equals("OR")) {
-                    // CREATE OR REPLACE USER | ROLE; CREATE OR REPLACE DATABASE drops the tables of the one it replaces
-                    int replace = s.indexOf("REPLACE", first.length());
-                    String what = replace < 0 ? "" : word(s, replace + "REPLACE".length());
-                    return what.equals("USER") || what.equals("ROLE");
-                }
-                return next.equals("USER") || next.equals("ROLE") || next.equals("DATABASE") || next.equals("SCHEMA");
-            }
+            case "CREATE":
+                // not CREATE OR REPLACE DATABASE, which drops the tables of the one it replaces
+                return object.equals("USER") || object.equals("ROLE")
+                    || (object.equals("DATABASE") || object.equals("SCHEMA")) && !orReplace(s, first);
             case "DROP":
-                return next.equals("USER") || next.equals("ROLE");
+                return object.equals("USER") || object.equals("ROLE");
             case "ALTER", "RENAME":
-                return next.equals("USER");
+                return object.equals("USER");
             default:
                 return false;
         }
+    }
+
+    /** The word after {@code first} (upper-cased text {@code s}), past an {@code OR REPLACE}: the kind of object. */
+    private static String object(String s, String first) {
+        if (!orReplace(s, first)) {
+            return word(s, first.length());
+        }
+        int replace = s.indexOf("REPLACE", first.length());
+        return word(s, replace + "REPLACE".length());
+    }
+
+    private static boolean orReplace(String s, String first) {
+        return word(s, first.length()).equals("OR") && s.indexOf("REPLACE", first.length()) >= 0;
     }
 
     /**
@@ -125,12 +133,8 @@ public enum StatementKind {
         if (!first.equals("CREATE") && !first.equals("ALTER") && !first.equals("DROP") && !first.equals("RENAME")) {
             return false;
         }
-        String next = word(s, first.length());
-        if (first.equals("CREATE") && next.equals("OR")) {
-            int replace = s.indexOf("REPLACE", first.length());
-            next = replace < 0 ? "" : word(s, replace + "REPLACE".length());
-        }
-        return !next.equals("DATABASE") && !next.equals("SCHEMA") && !next.isEmpty();
+        String object = object(s, first);
+        return !object.equals("DATABASE") && !object.equals("SCHEMA") && !object.isEmpty();
     }
 
     private static final byte[] START_TRANSACTION = " START TRANSACTION".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

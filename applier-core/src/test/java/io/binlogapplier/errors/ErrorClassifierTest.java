@@ -116,11 +116,13 @@ class ErrorClassifierTest {
         sql(1064, "42000", FATAL, TARGET_STATEMENT_FAILED, "parse_error");
         sql(1091, "42000", FATAL, TARGET_STATEMENT_FAILED, "cannot_drop_missing");
         sql(1105, "HY000", FATAL, TARGET_STATEMENT_FAILED, "unknown_error");
+        sql(1141, "42000", FATAL, TARGET_STATEMENT_FAILED, "grant_missing");
         sql(1142, "42000", FATAL, TARGET_PRIVILEGE, "table_access_denied",
             FATAL, SOURCE_PRIVILEGE, "table_access_denied");
         sql(1143, "42000", FATAL, TARGET_PRIVILEGE, "column_access_denied",
             FATAL, SOURCE_PRIVILEGE, "column_access_denied");
         sql(1146, "42S02", FATAL, TARGET_SCHEMA_MISMATCH, "no_such_table");
+        sql(1147, "42000", FATAL, TARGET_STATEMENT_FAILED, "table_grant_missing");
         // The server drops the connection with it (08S01), but the value is what is too big.
         sql(1153, "08S01", RECONNECT, TARGET_VALUE_REJECTED, "packet_too_large",
             RECONNECT, SOURCE_UNREACHABLE, "packet_too_large");

@@ -60,11 +60,14 @@ class DdlIT {
     /**
      * A crash after a DDL ran and before the position moved past it: the restart must not run it again
      * when that would not fail. A RENAME swap run twice swaps the tables back, an EXCHANGE PARTITION
-     * exchanges the rows back, and every later row change lands in the wrong table. The crash is an
-     * Error thrown by the worker right after it applied the DDL (the position row still marks it pending).
+     * exchanges the rows back, and every later row change lands in the wrong table. A REVOKE and a
+     * TRUNCATE (which change no definition, so no witness is recorded for them) are run again: the
+     * REVOKE's "no such grant" means it was done and is skipped (it stopped the applier), the TRUNCATE
+     * empties the table again. The crash is an Error thrown by the worker right after it applied the
+     * statement (the position row still marks it pending).
      */
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"rename", "exchange"})
+    @CsvSource({"rename", "exchange", "revoke", "truncate"})
     void aDdlThatRanBeforeACrashIsNotRunAgain(String ddl) throws InterruptedException {
         String db = "again_" + ddl;
         for (MariaDb m : List.of(SERVERS.source(), SERVERS.target())) {
@@ -75,14 +78,19 @@ class DdlIT {
                     + " (PARTITION p2020 VALUES LESS THAN (2021), PARTITION pmax VALUES LESS THAN MAXVALUE)",
                 "INSERT INTO " + db + ".a VALUES (1, '2019-01-01', 1)",
                 "INSERT INTO " + db + ".b VALUES (2, '2020-01-01', 2)",
-                "INSERT INTO " + db + ".p VALUES (3, '2019-06-01', 3), (4, '2024-01-01', 4)");
+                "INSERT INTO " + db + ".p VALUES (3, '2019-06-01', 3), (4, '2024-01-01', 4)",
+                "CREATE USER '" + db + "'@'localhost'", "GRANT SELECT ON " + db + ".a TO '" + db + "'@'localhost'");
         }
         String start = TestApplier.currentPosition(SERVERS.source());
         SERVERS.source().execute("UPDATE " + db + ".a SET v = v + 10");
         String beforeDdl = TestApplier.currentPosition(SERVERS.source());
-        SERVERS.source().execute(ddl.equals("rename")
-            ? "RENAME TABLE " + db + ".a TO " + db + ".tmp, " + db + ".b TO " + db + ".a, " + db + ".tmp TO " + db + ".b"
-            : "ALTER TABLE " + db + ".p EXCHANGE PARTITION p2020 WITH TABLE " + db + ".b");
+        SERVERS.source().execute(switch (ddl) {
+            case "rename" -> "RENAME TABLE " + db + ".a TO " + db + ".tmp, " + db + ".b TO " + db + ".a, " + db + ".tmp TO "
+                + db + ".b";
+            case "exchange" -> "ALTER TABLE " + db + ".p EXCHANGE PARTITION p2020 WITH TABLE " + db + ".b";
+            case "revoke" -> "REVOKE SELECT ON " + db + ".a FROM '" + db + "'@'localhost'";
+            default -> "TRUNCATE TABLE " + db + ".b";
+        });
         SERVERS.source().execute("UPDATE " + db + ".a SET v = v + 100", "UPDATE " + db + ".b SET v = v + 1000");
         ApplierConfig cfg = new ConfigLoader().parse(TestApplier.yaml(SERVERS.servers(), db, start, "optimistic", 4,
             "  method: binlog\n"), "test", db);
@@ -105,6 +113,8 @@ class DdlIT {
         TestApplier.runUntilCurrent(cfg);
 
         TableComparison.assertSame(SERVERS.source(), SERVERS.target(), db);
+        String grants = "SELECT COUNT(*) FROM mysql.tables_priv WHERE User = '" + db + "'";
+        assertThat(SERVERS.target().queryLong(grants)).as("table grants").isEqualTo(SERVERS.source().queryLong(grants));
     }
 
     /**

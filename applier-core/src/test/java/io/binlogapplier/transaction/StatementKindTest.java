@@ -52,6 +52,7 @@ class StatementKindTest {
         assertThat(StatementKind.createStartingTransaction(s, s.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
             .isEqualTo(length);
     }
+
     /**
      * Statements that commit by themselves but change no table's definition: the applier keeps the
      * definitions it has read across them. Everything else, including DDL that only looks like them
@@ -104,6 +105,7 @@ class StatementKindTest {
         assertThat(StatementKind.keepsTableDefinitions(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
             .isEqualTo(keeps);
     }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
         "CREATE TABLE t (id INT) | true",
