@@ -26,6 +26,9 @@
 #                                        then DDL_ROUNDS rounds of one statement (in turn GRANT, ALTER
 #                                        TABLE ... ADD COLUMN, CREATE TABLE, ANALYZE TABLE) and a one-row
 #                                        INSERT into each table, from one session
+#                     savepoints         an ORM's nested transactions: SAVEPOINT_TRANSACTIONS transactions,
+#                                        each an INSERT, SAVEPOINT, INSERT, RELEASE SAVEPOINT into one of
+#                                        DDL_TABLES tables in turn, from one session
 #                     io_update_non_index, io_write_only, io_mixed
 #                                        I/O-bound: sysbench oltp_update_non_index / oltp_write_only with
 #                                        uniformly random keys on IO_TABLES x IO_TABLE_SIZE rows (io_mixed:
@@ -41,7 +44,7 @@
 #                   (uq,fk,trg,nopk: which of mixed.lua's tables the transactions change; "orders" adds
 #                   customers, orders and order_items, a chain of two foreign keys, e.g. MIXED_GROUPS=orders)
 #   BIGTX_ROWS (1000000), BIGTX_WIDE_ROWS (300000; 0 leaves that transaction out)
-#   DDL_TABLES (100), DDL_ROUNDS (1000)
+#   DDL_TABLES (100), DDL_ROUNDS (1000), SAVEPOINT_TRANSACTIONS (30000)
 #   IO_TABLES (8), IO_TABLE_SIZE (300000), IO_MIXED_TABLE_SIZE (1000000), IO_THREADS (16),
 #                   IO_LOAD_SECONDS (30), IO_BUFFER_POOL (32M:
 #                   the targets' pool; the data should be several times that, the run says how many),
@@ -91,7 +94,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 . scripts/lib.sh
 
-WORKLOADS=${WORKLOADS:-"oltp_write_only oltp_insert oltp_update_index oltp_update_non_index oltp_delete_insert mixed bigtx ddl"}
+WORKLOADS=${WORKLOADS:-"oltp_write_only oltp_insert oltp_update_index oltp_update_non_index oltp_delete_insert mixed bigtx ddl savepoints"}
 TABLES=${TABLES:-10}
 TABLE_SIZE=${TABLE_SIZE:-20000}
 THREADS=${THREADS:-16}
@@ -103,6 +106,7 @@ BIGTX_ROWS=${BIGTX_ROWS:-1000000}
 BIGTX_WIDE_ROWS=${BIGTX_WIDE_ROWS:-300000}
 DDL_TABLES=${DDL_TABLES:-100}
 DDL_ROUNDS=${DDL_ROUNDS:-1000}
+SAVEPOINT_TRANSACTIONS=${SAVEPOINT_TRANSACTIONS:-30000}
 FLUSH=${FLUSH:-"2 1"}
 NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4:optimistic 8:optimistic 16:optimistic"}
 # the configuration with no apply keys (what a user gets first), and each method at a few sizes
@@ -136,7 +140,7 @@ TIMEOUT=${TIMEOUT:-1800}
 
 for workload in $WORKLOADS; do
   case $workload in
-    oltp_write_only|oltp_insert|oltp_update_index|oltp_update_non_index|oltp_delete_insert|mixed|bigtx|ddl) ;;
+    oltp_write_only|oltp_insert|oltp_update_index|oltp_update_non_index|oltp_delete_insert|mixed|bigtx|ddl|savepoints) ;;
     io_update_non_index|io_write_only|io_mixed) ;;
     *) echo "bench: unknown workload '$workload' (see the knobs at the top of $0)" >&2; exit 2 ;;
   esac
@@ -429,6 +433,21 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
       mariadb --no-defaults -h127.0.0.1 -P"$SRC" -uroot <"$WORK/ddl.sql" >/dev/null
       LOAD="$DDL_TABLES tables; $DDL_ROUNDS rounds of one GRANT, ALTER TABLE, CREATE TABLE or ANALYZE TABLE and"
       LOAD+=" a one-row INSERT into each table, one session"
+      ;;
+    savepoints)
+      # MariaDB logs SAVEPOINT inside the transaction (RELEASE and an InnoDB-only ROLLBACK TO leave no trace)
+      local t i
+      {
+        echo "CREATE DATABASE savepoints; USE savepoints;"
+        for t in $(seq 1 "$DDL_TABLES"); do echo "CREATE TABLE t$t (id INT AUTO_INCREMENT PRIMARY KEY, v INT, KEY (v));"; done
+        for i in $(seq 1 "$SAVEPOINT_TRANSACTIONS"); do
+          t=$(( i % DDL_TABLES + 1 ))
+          echo "BEGIN; INSERT INTO t$t (v) VALUES ($i); SAVEPOINT s; INSERT INTO t$t (v) VALUES ($i); RELEASE SAVEPOINT s; COMMIT;"
+        done
+      } >"$WORK/savepoints.sql"
+      mariadb --no-defaults -h127.0.0.1 -P"$SRC" -uroot <"$WORK/savepoints.sql" >/dev/null
+      LOAD="$SAVEPOINT_TRANSACTIONS transactions of INSERT, SAVEPOINT, INSERT, RELEASE SAVEPOINT over $DDL_TABLES tables,"
+      LOAD+=" one session"
       ;;
   esac
 }

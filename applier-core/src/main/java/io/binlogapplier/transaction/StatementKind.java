@@ -72,6 +72,16 @@ public enum StatementKind {
     }
 
     /**
+     * Whether the statement sets or releases a savepoint ({@code SAVEPOINT x}, {@code RELEASE SAVEPOINT x}):
+     * without a later {@code ROLLBACK TO} it changes nothing. Pure.
+     */
+    public static boolean marksSavepoint(byte[] sql) {
+        String s = stripLeadingComments(head(sql)).toUpperCase(Locale.ROOT);
+        String first = word(s, 0);
+        return first.equals("SAVEPOINT") || first.equals("RELEASE") && word(s, first.length()).equals("SAVEPOINT");
+    }
+
+    /**
      * Whether a statement that commits by itself (a {@link #DDL}) is known to leave every table's
      * definition as it was: its columns, keys, engine, triggers and foreign keys. These are the account
      * statements ({@code GRANT}, {@code REVOKE}, {@code CREATE}, {@code ALTER}, {@code DROP} and

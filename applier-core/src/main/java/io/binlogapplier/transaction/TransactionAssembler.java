@@ -56,6 +56,8 @@ public final class TransactionAssembler {
     private long bytes;
     private boolean implicitCommit;
     private boolean hasStatements;
+    /** Some statement of the transaction is not a SAVEPOINT or RELEASE SAVEPOINT (see {@link #finish}). */
+    private boolean otherStatements;
 
     // statement-format context for the next statement
     private Long insertId;
@@ -235,6 +237,7 @@ public final class TransactionAssembler {
         randSeeds = null;
         implicitCommit |= implicit;
         hasStatements = true;
+        otherStatements |= !StatementKind.marksSavepoint(sql);
         add(s);
     }
 
@@ -262,7 +265,22 @@ public final class TransactionAssembler {
     private void finish(EventHeader end, boolean rollback) throws InterruptedException {
         long commitMicros = gtid != null && gtid.commitMicros() > 0 ? gtid.commitMicros() : end.timestamp() * 1_000_000L;
         TransactionEnd te = new TransactionEnd(new BinlogCoordinates(file, end.nextPosition()), commitMicros, rollback);
-        Transaction t = new Transaction(head, part, List.copyOf(changes), bytes, te, implicitCommit, hasStatements);
+        List<Change> all = changes;
+        boolean statements = hasStatements;
+        if (statements && !otherStatements && part == 0) {
+            // Its only statements are SAVEPOINT and RELEASE SAVEPOINT, which MariaDB logs inside a transaction
+            // (an ORM's nested transaction). Without a ROLLBACK TO (logged only where a non-transactional table
+            // changed; InnoDB's rolled-back rows leave the log) they change nothing, so the transaction goes as
+            // rows alone: as a statement it was a unit of its own, with every worker drained before it.
+            all = new ArrayList<>(changes.size());
+            for (Change c : changes) {
+                if (!(c instanceof Change.Statement)) {
+                    all.add(c);
+                }
+            }
+            statements = false;
+        }
+        Transaction t = new Transaction(head, part, List.copyOf(all), bytes, te, implicitCommit, statements);
         reset();
         sink.transaction(filter.apply(t));
     }
@@ -277,6 +295,7 @@ public final class TransactionAssembler {
         bytes = 0;
         implicitCommit = false;
         hasStatements = false;
+        otherStatements = false;
     }
 
     private void requireIn(State expected, BinlogEvent e) {

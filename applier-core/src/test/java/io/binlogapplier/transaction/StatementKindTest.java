@@ -130,4 +130,18 @@ class StatementKindTest {
         assertThat(StatementKind.namesTheTablesItChanges(sql.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
             .isEqualTo(names);
     }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+        "SAVEPOINT `s1` | true",
+        "savepoint s1 | true",
+        "RELEASE SAVEPOINT s1 | true",
+        "ROLLBACK TO SAVEPOINT s1 | false",
+        "ROLLBACK TO s1 | false",
+        "INSERT INTO savepoint VALUES (1) | false",
+        "RELEASE s1 | false",
+    })
+    void knowsWhichStatementsOnlyMarkASavepoint(String sql, boolean marks) {
+        assertThat(StatementKind.marksSavepoint(sql.getBytes(java.nio.charset.StandardCharsets.UTF_8))).isEqualTo(marks);
+    }
 }
