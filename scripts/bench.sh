@@ -345,6 +345,12 @@ io_ratio() { # io_ratio SCHEMA: IO_DATA (bytes of the schema's tables), IO_RATIO
   fi
 }
 
+# small_tables_sql: the CREATE TABLE statements of the ddl and savepoints workloads' DDL_TABLES tables t1, t2, …
+small_tables_sql() {
+  local t
+  for t in $(seq 1 "$DDL_TABLES"); do echo "CREATE TABLE t$t (id INT AUTO_INCREMENT PRIMARY KEY, v INT, KEY (v));"; done
+}
+
 generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line describing it)
   local sb
   case $1 in
@@ -418,7 +424,7 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
       local t r
       {
         echo "CREATE DATABASE ddl; USE ddl; CREATE USER 'bench_ddl'@'%';"
-        for t in $(seq 1 "$DDL_TABLES"); do echo "CREATE TABLE t$t (id INT AUTO_INCREMENT PRIMARY KEY, v INT, KEY (v));"; done
+        small_tables_sql
         for r in $(seq 1 "$DDL_ROUNDS"); do
           t=$(( r % DDL_TABLES + 1 ))
           case $(( r % 4 )) in
@@ -439,7 +445,7 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
       local t i
       {
         echo "CREATE DATABASE savepoints; USE savepoints;"
-        for t in $(seq 1 "$DDL_TABLES"); do echo "CREATE TABLE t$t (id INT AUTO_INCREMENT PRIMARY KEY, v INT, KEY (v));"; done
+        small_tables_sql
         for i in $(seq 1 "$SAVEPOINT_TRANSACTIONS"); do
           t=$(( i % DDL_TABLES + 1 ))
           echo "BEGIN; INSERT INTO t$t (v) VALUES ($i); SAVEPOINT s; INSERT INTO t$t (v) VALUES ($i); RELEASE SAVEPOINT s; COMMIT;"
