@@ -82,3 +82,17 @@ INSERT INTO shapes VALUES
   (3, NULL, ST_GeomFromText('POINT(1e300 -1e-300)'), ST_GeomFromText('POLYGON((0 0, 1 0, 1 1, 0 0))'));
 UPDATE shapes SET p = ST_GeomFromText('POINT(5 5)') WHERE id = 2;
 DELETE FROM shapes WHERE id = 3;
+-- ucs2, utf16, utf16le and utf32: two or four bytes a character, and CHAR(n) padded with spaces of that
+-- width; as values, as a primary key, and in a table without a key, found again by them.
+CREATE TABLE wide (u CHAR(6) CHARACTER SET ucs2 PRIMARY KEY, v VARCHAR(20) CHARACTER SET utf16,
+  w VARCHAR(20) CHARACTER SET utf16le, x CHAR(5) CHARACTER SET utf32, t TEXT CHARACTER SET utf32, n INT);
+INSERT INTO wide VALUES ('a', 'ascii', 'ascii', 'a', 'a', 1), ('é中', '😀 𝄞', 'é😀', '😀', REPEAT('😀', 300), 2),
+  ('trail ', 'trail  ', 'trail ', 'x  ', 'y ', 3), ('', '', '', '', '', 4), ('n', NULL, NULL, NULL, NULL, 5);
+UPDATE wide SET v = CONCAT(v, '更'), n = n + 10 WHERE u IN ('a', 'é中');
+UPDATE wide SET u = 'ü' WHERE u = 'trail';
+DELETE FROM wide WHERE u = '';
+CREATE TABLE wide_nopk (x CHAR(4) CHARACTER SET utf32, v VARCHAR(10) CHARACTER SET ucs2, n INT);
+INSERT INTO wide_nopk VALUES ('😀', 'é', 1), ('a ', 'b', 2), ('😀', 'é', 1), (NULL, NULL, 3);
+CREATE TABLE wide_barrier (id INT);
+UPDATE wide_nopk SET n = n + 10 WHERE v = 'b';
+DELETE FROM wide_nopk WHERE x = '😀' LIMIT 1;
