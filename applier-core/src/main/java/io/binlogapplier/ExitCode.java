@@ -28,6 +28,12 @@ public enum ExitCode {
     SOURCE_STATEMENT_UNFILTERABLE(17, false, "a source statement the filter cannot split or rename"),
     SOURCE_TLS(18, false, "the source connection cannot be secured as source.tls asks (no TLS, certificate not"
         + " trusted or for another host)"),
+    /**
+     * Another server answers at the source's address than the one whose binlog the saved file position
+     * is in (a failover, a moved address): the same file and offset there are other transactions.
+     */
+    SOURCE_CHANGED(19, false, "another server answers at the source's address than the one the saved file position"
+        + " belongs to"),
     TARGET_UNREACHABLE(20, true, "target server unreachable"),
     TARGET_ACCESS_DENIED(21, false, "target server refused the user or password"),
     TARGET_SCHEMA_MISMATCH(22, false, "a target table is missing or differs from the source"),

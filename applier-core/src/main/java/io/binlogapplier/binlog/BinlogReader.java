@@ -43,6 +43,8 @@ public final class BinlogReader {
     private volatile boolean stopping;
     private volatile BinaryLogClient client;
     private Thread thread;
+    /** The source's server_id a start by file position requires, or null (see {@link #requireSourceServerId}). */
+    private Long requiredServerId;
 
     /** @param keepBodies keep raw rows-event bodies for the BINLOG apply method */
     public BinlogReader(SourceConfig config, String threadName, boolean keepBodies) {
@@ -63,6 +65,16 @@ public final class BinlogReader {
         this.config = config;
         this.threadName = threadName;
         this.converter = new EventConverter(keepBodies, lazyRows);
+    }
+
+    /**
+     * Before {@link #start}: when it starts by file position, the stream is refused
+     * ({@link io.binlogapplier.ExitCode#SOURCE_CHANGED}, no event delivered) unless the server it
+     * connects to has this {@code server_id}, asked on the very connection that streams the binlog
+     * (a failover behind the address between the start's checks and this connection is caught too).
+     */
+    public synchronized void requireSourceServerId(long serverId) {
+        this.requiredServerId = serverId;
     }
 
     /** Connects from {@code from} and starts delivering events; returns at once. */
@@ -89,6 +101,7 @@ public final class BinlogReader {
             c.setBinlogPosition(from.coordinates().offset());
         }
         String fromText = from.toString();
+        Long required = from.resumeBy() == SourcePosition.ResumeBy.FILE ? requiredServerId : null;
         c.registerEventListener(event -> deliver(event, listener, fromText));
         c.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
             @Override
@@ -97,6 +110,13 @@ public final class BinlogReader {
                 // lock found nothing to disconnect: disconnect now that there is a connection.
                 if (stopping) {
                     disconnectQuietly();
+                    return;
+                }
+                // The library read @@server_id on this connection before asking for the binlog; no
+                // event has been delivered yet, and after a failure none is.
+                long now = client.getMasterServerId();
+                if (required != null && now != required) {
+                    fail(io.binlogapplier.position.SourceIdentity.changed(config.address(), now, required, from));
                 }
             }
 

@@ -17,6 +17,7 @@ import io.binlogapplier.errors.ErrorClassifier;
 import io.binlogapplier.errors.Side;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
+import io.binlogapplier.position.SourceIdentity;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.DdlWitness;
 import io.binlogapplier.position.StateStore;
@@ -293,6 +294,8 @@ public final class Applier {
                         saved.pending() == null ? "" : "; transaction at " + saved.pending().coordinates()
                             + " may be partly applied and will be replayed idempotently");
                     if (saved.position().resumeBy() == SourcePosition.ResumeBy.FILE) {
+                        SourceIdentity.requireSame(state.sourceServerId(control), sourceServerId,
+                            config.source().address(), saved.position());
                         source.requireFile(saved.position().coordinates());
                     }
                 } else {
@@ -305,6 +308,7 @@ public final class Applier {
                     log.info("no saved position for '{}': starting at {} (source.start: {})", config.name(), start,
                         config.source().start());
                 }
+                SourceIdentity.record(state, control, sourceServerId);
                 status.positionLoaded(saved.position(), saved.sourceCommitMicros());
                 targetStarted = StaleSessions.serverStarted(control);
                 if (sourceEnd != null) {

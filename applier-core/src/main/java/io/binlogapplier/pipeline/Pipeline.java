@@ -105,7 +105,8 @@ public final class Pipeline {
 
     /**
      * @param sourceServerId the source's server_id, by which a native replica of it on the target is known
-     *     (checked every few seconds: one started behind the applier's back stops it with 33); null: not checked
+     *     (checked every few seconds: one started behind the applier's back stops it with 33), and the one a
+     *     start by file position requires on the reader's connection (else 19); null: neither is checked
      */
     Pipeline(ApplierConfig config, TargetPool target, TableSchemaCache schemas, CharsetResolver charsets,
              StateStore state, PipelineMetrics metrics, Faults faults, String sourceServerId) {
@@ -305,6 +306,10 @@ public final class Pipeline {
             lazyRows = () -> active.getAsInt() == 1;
         }
         BinlogReader r = new BinlogReader(config.source(), "applier-" + name + "-reader", true, lazyRows);
+        Long sourceId = io.binlogapplier.position.SourceIdentity.parse(sourceServerId);
+        if (sourceId != null) {
+            r.requireSourceServerId(sourceId); // the server the start checked and recorded (Applier)
+        }
         reader = r;
         if (stopRequested || failure.failed()) {
             // Stopped before the reader existed, so requestStop() found nothing to stop: a stopped

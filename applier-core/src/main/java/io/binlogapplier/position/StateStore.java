@@ -61,8 +61,75 @@ public final class StateStore {
                 + " pending_file VARCHAR(512) NULL,"
                 + " pending_offset BIGINT UNSIGNED NULL,"
                 + " pending_gtid_set MEDIUMTEXT NULL,"
-                + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)"
+                + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6),"
+                + " " + SOURCE_SERVER_ID + " BIGINT UNSIGNED NULL"
                 + ") ENGINE=InnoDB COMMENT='binlog-applier position: do not edit while the applier runs'");
+        }
+        addSourceServerId(c);
+    }
+
+    /**
+     * The column naming the source server whose binlog the file position is in: its {@code server_id}, or
+     * NULL (not known yet, or an operator set the position). A file and offset mean other transactions
+     * on another server, so a start by file position refuses a source whose {@code server_id} differs.
+     */
+    static final String SOURCE_SERVER_ID = "source_server_id";
+
+    /** Adds {@link #SOURCE_SERVER_ID} to a table an earlier version created (MySQL has no ADD COLUMN IF NOT EXISTS). */
+    private void addSourceServerId(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS"
+            + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
+            ps.setString(1, schema);
+            ps.setString(2, TABLE);
+            ps.setString(3, SOURCE_SERVER_ID);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && rs.getInt(1) > 0) {
+                    return;
+                }
+            }
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE " + qualified + " ADD COLUMN " + SOURCE_SERVER_ID + " BIGINT UNSIGNED NULL");
+        } catch (SQLException e) {
+            if (e.getErrorCode() != 1060) { // ER_DUP_FIELDNAME: another applier on this target added it first
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * The {@code server_id} of the source whose binlog the saved file position is in, or null when unknown
+     * (no row, NULL, or a table from before the column that no run has added it to yet).
+     */
+    public Long sourceServerId(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + SOURCE_SERVER_ID + " FROM " + qualified
+            + " WHERE stream = ?")) {
+            ps.setString(1, stream);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long id = rs.getLong(1);
+                return rs.wasNull() ? null : id;
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1054) { // ER_BAD_FIELD_ERROR: not added yet
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** Records the source whose binlog this applier's positions are from (autocommit, or the caller's transaction). */
+    public void recordSourceServerId(Connection c, long serverId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + qualified + " SET " + SOURCE_SERVER_ID + " = ?"
+            + " WHERE stream = ?")) {
+            ps.setLong(1, serverId);
+            ps.setString(2, stream);
+            ps.executeUpdate();
+        }
+        if (!c.getAutoCommit()) {
+            c.commit();
         }
     }
 
@@ -117,7 +184,8 @@ public final class StateStore {
 
     /**
      * Sets the position an operator chose ({@code set-position}, {@code skip}, {@code adopt}),
-     * creating the row when missing; clears pending, keeps the counters. Runs in the caller's
+     * creating the row when missing; clears pending and the source's {@code server_id} (the next run
+     * records the one it reads from), keeps the counters. Runs in the caller's
      * transaction (autocommit or not); only while no applier of this stream runs.
      */
     public void replace(Connection c, SourcePosition p) throws SQLException {
@@ -125,7 +193,7 @@ public final class StateStore {
             + " (stream, binlog_file, binlog_offset, gtid_set, resume_by) VALUES (?, ?, ?, ?, ?)"
             + " ON DUPLICATE KEY UPDATE binlog_file = VALUES(binlog_file), binlog_offset = VALUES(binlog_offset),"
             + " gtid_set = VALUES(gtid_set), resume_by = VALUES(resume_by), pending_file = NULL,"
-            + " pending_offset = NULL, pending_gtid_set = NULL")) {
+            + " pending_offset = NULL, pending_gtid_set = NULL, " + SOURCE_SERVER_ID + " = NULL")) {
             bindRow(ps, p);
             ps.executeUpdate();
         }

@@ -21,7 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class TcpProxy implements AutoCloseable {
     private final ServerSocket listener;
-    private final int upstreamPort;
+    private volatile int upstreamPort;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     /** Connections caught in a partition: never forwarded again (kept so they stay open, silent). */
     private final List<Socket> silenced = new CopyOnWriteArrayList<>();
@@ -53,6 +53,14 @@ public final class TcpProxy implements AutoCloseable {
 
     public int port() {
         return listener.getLocalPort();
+    }
+
+    /**
+     * New connections go to 127.0.0.1:{@code port} from now on; those open stay where they are (a virtual
+     * IP moved to another server: {@link #cut()} as well to end them).
+     */
+    public void retarget(int port) {
+        upstreamPort = port;
     }
 
     private volatile java.io.ByteArrayOutputStream captured;

@@ -80,7 +80,8 @@ public final class Preflight {
                 try {
                     String unknown = targetChecks == null ? "the target could not be read" : targetChecks.savedUnknown();
                     startRows.add(new StartPositionCheck(source).check(config.source().start(),
-                        targetChecks == null ? null : targetChecks.saved(), unknown));
+                        targetChecks == null ? null : targetChecks.saved(), unknown,
+                        targetChecks == null ? null : targetChecks.savedSourceServerId(), config.source().address()));
                 } catch (ApplierException e) {
                     startRows.add(CheckResult.fail(StartPositionCheck.NAME, e.getMessage()));
                 }

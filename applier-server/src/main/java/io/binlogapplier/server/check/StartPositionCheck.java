@@ -7,6 +7,7 @@ import io.binlogapplier.errors.Messages;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.MariadbGtidPosition;
 import io.binlogapplier.position.SourceGtid;
+import io.binlogapplier.position.SourceIdentity;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 
@@ -30,14 +31,24 @@ final class StartPositionCheck {
     /**
      * @param saved the target's state row, or null when there is none (or it could not be read)
      * @param savedUnknown why the saved position is unknown (target unreadable), or null
+     * @param savedServerId the server_id of the source the saved file position is of, or null when unknown
+     * @param address the source's host:port, for the message
      */
-    CheckResult check(StartPosition start, StateStore.Saved saved, String savedUnknown) {
+    CheckResult check(StartPosition start, StateStore.Saved saved, String savedUnknown, Long savedServerId,
+                      String address) {
         if (saved != null) {
             SourcePosition p = saved.position();
             String what = "saved position " + p.coordinates() + (p.gtids().isEmpty() ? "" : " gtid " + p.gtids())
                 + " (the target's; it takes precedence over source.start)";
             if (saved.pending() != null) {
                 what += ", with a pending transaction at " + saved.pending().coordinates() + " to replay";
+            }
+            if (p.resumeBy() == SourcePosition.ResumeBy.FILE) {
+                try {
+                    SourceIdentity.requireSame(savedServerId, source.variable("server_id"), address, p);
+                } catch (ApplierException e) {
+                    return CheckResult.fail(NAME, e.getMessage());
+                }
             }
             return p.resumeBy() == SourcePosition.ResumeBy.GTID ? gtidOnSource(what, p.gtids())
                 : fileOnSource(what, p.coordinates());

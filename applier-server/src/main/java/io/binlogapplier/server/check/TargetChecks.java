@@ -43,6 +43,8 @@ final class TargetChecks {
     /** The target's exec mode as "slave_exec_mode=IDEMPOTENT" when it is IDEMPOTENT, else null. */
     private final String idempotent;
     private StateStore.Saved saved;
+    /** The source's server_id recorded with {@link #saved}, or null. */
+    private Long savedSourceServerId;
     private String savedUnknown;
 
     TargetChecks(ApplierConfig config, Connection target) throws SQLException {
@@ -71,6 +73,11 @@ final class TargetChecks {
     }
 
     /** The state row read by {@link #stateTable()}: null when there is none or it could not be read. */
+    /** The {@code server_id} of the source the saved file position is of, or null when unknown. */
+    Long savedSourceServerId() {
+        return savedSourceServerId;
+    }
+
     StateStore.Saved saved() {
         return saved;
     }
@@ -112,6 +119,7 @@ final class TargetChecks {
             }
             probeWrites(table);
             saved = row.orElse(null);
+            savedSourceServerId = saved == null ? null : store.sourceServerId(target);
             return CheckResult.pass(name, table + " is readable and writable; " + row.map(s -> "row '" + config.name()
                 + "' at " + s.position().coordinates() + ", " + s.appliedTransactions() + " transactions applied")
                 .orElse("no row for '" + config.name() + "' yet: the first run starts at source.start"));
