@@ -357,6 +357,26 @@ class CommandsIT {
     }
 
     @Test
+    @Order(98)
+    void checkFailsWhenTheSavedFilePositionIsOfAnotherServer() {
+        // The setup run recorded the source (server_id 1) with its position; as if it had been server 99's.
+        assertThat(SERVERS.target().queryLong("SELECT source_server_id FROM binlog_applier.applier_position"
+            + " WHERE stream = 'cli_setup'")).isEqualTo(1);
+        SERVERS.target().execute("UPDATE binlog_applier.applier_position SET source_server_id = 99"
+            + " WHERE stream = 'cli_setup'");
+        try {
+            InProcessCli.Output out = check(config("cli_setup", "current", null));
+            assertThat(out.code()).isEqualTo(4);
+            assertThat(out.line("start position")).contains(" FAIL ").contains("is server_id 1, but the saved position")
+                .contains("is in server_id 99's binlog").contains("point source back at server_id 99");
+        } finally {
+            SERVERS.target().execute("UPDATE binlog_applier.applier_position SET source_server_id = 1"
+                + " WHERE stream = 'cli_setup'");
+        }
+        assertThat(check(config("cli_setup", "current", null)).line("start position")).contains(" PASS ");
+    }
+
+    @Test
     @Order(100)
     void checkFailsForAPositionTheSourceNoLongerHas() throws Exception {
         SERVERS.source().execute("FLUSH BINARY LOGS", "INSERT INTO cli.t VALUES (100, 'after flush')");
