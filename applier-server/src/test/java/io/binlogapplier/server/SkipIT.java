@@ -83,6 +83,17 @@ class SkipIT {
         assertThat(cli("status", "--config", cfg.toString()).line("last error")).as("not applied yet: still the error")
             .contains(failingGtid);
 
+        // A saved file position of another server (as after a failover behind the source's address): skip
+        // would read that server's transactions there. It refuses (19), and nothing moves.
+        SERVERS.target().execute("UPDATE binlog_applier.applier_position SET source_server_id = 99"
+            + " WHERE stream = '" + db + "'");
+        InProcessCli.Output otherServer = cli("skip", "--config", cfg.toString(), "--gtid", failingGtid);
+        assertThat(otherServer.code()).as(otherServer.text()).isEqualTo(19);
+        assertThat(otherServer.text()).contains("is in server_id 99's binlog");
+        assertThat(savedGtids(db)).isEqualTo(beforeFailing);
+        SERVERS.target().execute("UPDATE binlog_applier.applier_position SET source_server_id = 1"
+            + " WHERE stream = '" + db + "'");
+
         InProcessCli.Output skipped = cli("skip", "--config", cfg.toString(), "--gtid", failingGtid);
 
         assertThat(skipped.code()).as(skipped.text()).isZero();

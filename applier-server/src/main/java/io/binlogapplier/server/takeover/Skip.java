@@ -7,6 +7,7 @@ import io.binlogapplier.config.ApplierConfig;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.GtidTracker;
+import io.binlogapplier.position.SourceIdentity;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.status.LastError;
@@ -45,6 +46,9 @@ public final class Skip {
             SourcePosition from = saved.position();
             LastError error = t.runs().lastError(c).orElse(null);
             if (from.resumeBy() == SourcePosition.ResumeBy.FILE) {
+                // the transactions after a file position are another server's than its own: exit 19
+                SourceIdentity.requireSame(t.state().sourceServerId(c), source.variable("server_id"),
+                    config.source().address(), from);
                 source.requireFile(from.coordinates());
             }
             BinlogCoordinates end = source.currentPosition();
