@@ -170,6 +170,18 @@ class AdoptIT {
         SERVERS.target().execute("INSERT INTO binlog_applier.applier_flush_settings (stream,"
             + " innodb_flush_log_at_trx_commit, sync_binlog) VALUES ('" + db + "', 1, 1)",
             "SET GLOBAL innodb_flush_log_at_trx_commit = 2", "SET GLOBAL sync_binlog = 0");
+        if (by.equals("file")) {
+            // The applier's file position as another server's (after a failover behind the source's address):
+            // the replica would start there in this server's binlog. Refused (19), nothing changed.
+            SERVERS.target().execute("UPDATE binlog_applier.applier_position SET source_server_id = 99"
+                + " WHERE stream = '" + db + "'");
+            InProcessCli.Output otherServer = cli("handback", "--config", cfg.toString(), "--execute");
+            SERVERS.target().execute("UPDATE binlog_applier.applier_position SET source_server_id = 1"
+                + " WHERE stream = '" + db + "'");
+            assertThat(otherServer.code()).as(otherServer.text()).isEqualTo(19);
+            assertThat(otherServer.text()).contains("is in server_id 99's binlog");
+            assertThat(column("Slave_SQL_Running")).isEqualTo("No");
+        }
         InProcessCli.Output handedBack = cli("handback", "--config", cfg.toString(), "--execute");
         String after = SERVERS.target().queryString("SELECT CONCAT(@@innodb_flush_log_at_trx_commit, '/', @@sync_binlog)");
         SERVERS.target().execute("SET GLOBAL innodb_flush_log_at_trx_commit = " + before.split("/")[0],

@@ -4,6 +4,7 @@ import io.binlogapplier.ApplierException;
 import io.binlogapplier.ExitCode;
 import io.binlogapplier.binlog.SourceInspector;
 import io.binlogapplier.config.ApplierConfig;
+import io.binlogapplier.position.SourceIdentity;
 import io.binlogapplier.position.StateStore;
 
 import java.sql.Connection;
@@ -43,6 +44,10 @@ public final class Handback {
                     + " only (the applier's writes carry the target's own GTIDs); leave --by out");
             }
             boolean byGtid = mariadb && (by == null ? r.byGtid() : by.equals("gtid"));
+            if (!byGtid) { // a file position of another server would start the native replica elsewhere: 19
+                SourceIdentity.requireSame(t.state().sourceServerId(c), source.variable("server_id"),
+                    config.source().address(), saved.position());
+            }
             List<String> statements = HandbackPlan.statements(mariadb, byGtid,
                 !mariadb && NativeReplica.mysqlReplicaSyntax(c), saved.position());
             if (mariadb && HandbackPlan.setsGtidSlavePos(statements)) {
