@@ -21,6 +21,7 @@ import java.util.Optional;
  * idempotently.
  */
 public final class StateStore {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(StateStore.class);
     public static final String TABLE = "applier_position";
 
     private final String schema;
@@ -91,7 +92,11 @@ public final class StateStore {
         try (Statement s = c.createStatement()) {
             s.execute("ALTER TABLE " + qualified + " ADD COLUMN " + SOURCE_SERVER_ID + " BIGINT UNSIGNED NULL");
         } catch (SQLException e) {
-            if (e.getErrorCode() != 1060) { // ER_DUP_FIELDNAME: another applier on this target added it first
+            if (e.getErrorCode() == 1142) { // ER_TABLEACCESS_DENIED_ERROR: no ALTER; run on as before without it
+                log.warn("cannot add column {} to {} ({}): the source's server_id is not kept with the position, so a"
+                    + " failover behind the source's address goes unnoticed; grant the target user ALTER on `{}`.*",
+                    SOURCE_SERVER_ID, qualified, e.getMessage(), schema);
+            } else if (e.getErrorCode() != 1060) { // ER_DUP_FIELDNAME: another applier on this target added it first
                 throw e;
             }
         }
@@ -122,14 +127,27 @@ public final class StateStore {
 
     /** Records the source whose binlog this applier's positions are from (autocommit, or the caller's transaction). */
     public void recordSourceServerId(Connection c, long serverId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE " + qualified + " SET " + SOURCE_SERVER_ID + " = ?"
-            + " WHERE stream = ?")) {
-            ps.setLong(1, serverId);
-            ps.setString(2, stream);
-            ps.executeUpdate();
-        }
+        setSourceServerId(c, serverId);
         if (!c.getAutoCommit()) {
             c.commit();
+        }
+    }
+
+    /** Sets {@link #SOURCE_SERVER_ID} (null: unknown); nothing on a table without the column (see addSourceServerId). */
+    private void setSourceServerId(Connection c, Long serverId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + qualified + " SET " + SOURCE_SERVER_ID + " = ?"
+            + " WHERE stream = ?")) {
+            if (serverId == null) {
+                ps.setNull(1, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(1, serverId);
+            }
+            ps.setString(2, stream);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            if (e.getErrorCode() != 1054) { // ER_BAD_FIELD_ERROR: a table without the column
+                throw e;
+            }
         }
     }
 
@@ -193,10 +211,11 @@ public final class StateStore {
             + " (stream, binlog_file, binlog_offset, gtid_set, resume_by) VALUES (?, ?, ?, ?, ?)"
             + " ON DUPLICATE KEY UPDATE binlog_file = VALUES(binlog_file), binlog_offset = VALUES(binlog_offset),"
             + " gtid_set = VALUES(gtid_set), resume_by = VALUES(resume_by), pending_file = NULL,"
-            + " pending_offset = NULL, pending_gtid_set = NULL, " + SOURCE_SERVER_ID + " = NULL")) {
+            + " pending_offset = NULL, pending_gtid_set = NULL")) {
             bindRow(ps, p);
             ps.executeUpdate();
         }
+        setSourceServerId(c, null);
     }
 
     /**

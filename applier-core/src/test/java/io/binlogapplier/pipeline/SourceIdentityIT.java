@@ -25,6 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SuppressWarnings("try") // BackgroundApplier.close() joins its thread
 class SourceIdentityIT {
     private static final String DB = "sid";
+    /** The state table as versions before the server_id column made it. */
+    private static final String OLD_STATE_TABLE = "CREATE TABLE binlog_applier.applier_position ("
+        + " stream VARCHAR(64) NOT NULL PRIMARY KEY, binlog_file VARCHAR(512) NOT NULL,"
+        + " binlog_offset BIGINT UNSIGNED NOT NULL, gtid_set MEDIUMTEXT NOT NULL, resume_by VARCHAR(8) NOT NULL,"
+        + " source_commit_us BIGINT NOT NULL DEFAULT 0, applied_transactions BIGINT UNSIGNED NOT NULL DEFAULT 0,"
+        + " pending_file VARCHAR(512) NULL, pending_offset BIGINT UNSIGNED NULL, pending_gtid_set MEDIUMTEXT NULL,"
+        + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))"
+        + " ENGINE=InnoDB";
 
     @Test
     void aStartByFilePositionAtAnotherServerStopsWith19AndAppliesNothing() throws Exception {
@@ -34,13 +42,7 @@ class SourceIdentityIT {
             String start = TestApplier.currentPosition(pair.source);
             histories(pair.source, other);
             // A state table as versions before the server_id column made it: the first run adds the column.
-            pair.target.execute("CREATE DATABASE binlog_applier", "CREATE TABLE binlog_applier.applier_position ("
-                + " stream VARCHAR(64) NOT NULL PRIMARY KEY, binlog_file VARCHAR(512) NOT NULL,"
-                + " binlog_offset BIGINT UNSIGNED NOT NULL, gtid_set MEDIUMTEXT NOT NULL, resume_by VARCHAR(8) NOT NULL,"
-                + " source_commit_us BIGINT NOT NULL DEFAULT 0, applied_transactions BIGINT UNSIGNED NOT NULL DEFAULT 0,"
-                + " pending_file VARCHAR(512) NULL, pending_offset BIGINT UNSIGNED NULL, pending_gtid_set MEDIUMTEXT NULL,"
-                + " updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))"
-                + " ENGINE=InnoDB");
+            pair.target.execute("CREATE DATABASE binlog_applier", OLD_STATE_TABLE);
             ApplierConfig config = config(pair, address, start, true);
             TestApplier.runUntilCurrent(config);
             assertThat(rows(pair.target)).isEqualTo("1:a1,2:a2");
@@ -92,6 +94,27 @@ class SourceIdentityIT {
                 assertThat(((ApplierException) applier.failure.get()).exitCode()).isEqualTo(ExitCode.SOURCE_CHANGED);
                 assertThat(TestApplier.savedPosition(pair.target, DB)).isEqualTo(saved);
             }
+        }
+    }
+
+    @Test
+    void aTargetUserWithoutAlterRunsOnFromAnOlderStateTableUnchecked() {
+        try (ServerPair pair = ServerPair.start(List.of(), List.of())) {
+            String start = TestApplier.currentPosition(pair.source);
+            pair.source.execute("CREATE DATABASE " + DB, "CREATE TABLE " + DB + ".t (id INT PRIMARY KEY, v VARCHAR(20))",
+                "INSERT INTO " + DB + ".t VALUES (1, 'a1')");
+            pair.target.execute("CREATE DATABASE binlog_applier", OLD_STATE_TABLE,
+                "CREATE USER 'writer'@'%' IDENTIFIED BY 'writer'", "GRANT ALL PRIVILEGES ON " + DB + ".* TO 'writer'@'%'",
+                "GRANT SELECT, INSERT, UPDATE, DELETE, CREATE ON binlog_applier.* TO 'writer'@'%'");
+            String yaml = TestApplier.yaml(pair, DB, start, "optimistic", 2, null)
+                .replace("  user: root\n  password: \"\"\n", "  user: writer\n  password: writer\n");
+            ApplierConfig config = new ConfigLoader().parse(yaml, "test", DB);
+            TestApplier.runUntilCurrent(config);
+            pair.source.execute("INSERT INTO " + DB + ".t VALUES (2, 'a2')");
+            TestApplier.runUntilCurrent(config);
+            assertThat(rows(pair.target)).isEqualTo("1:a1,2:a2");
+            assertThat(pair.target.queryLong("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA ="
+                + " 'binlog_applier' AND TABLE_NAME = 'applier_position' AND COLUMN_NAME = 'source_server_id'")).isZero();
         }
     }
 
