@@ -279,6 +279,8 @@ public final class Applier {
                 new DdlWitness(state.schema(), state.stream()).ensureTable(control);
                 charsets = CharsetResolver.load(control);
                 Optional<StateStore.Saved> existing = state.load(control);
+                // the source whose binlog a saved file position is in (read once: checked, then recorded)
+                Long recordedServerId = existing.isPresent() ? state.sourceServerId(control) : null;
                 BinlogCoordinates sourceEnd = until instanceof Until.Current ? source.currentPosition()
                     : sourceEndOrNull(source);
                 untilAt = until instanceof Until.Current ? sourceEnd
@@ -294,7 +296,7 @@ public final class Applier {
                         saved.pending() == null ? "" : "; transaction at " + saved.pending().coordinates()
                             + " may be partly applied and will be replayed idempotently");
                     if (saved.position().resumeBy() == SourcePosition.ResumeBy.FILE) {
-                        SourceIdentity.requireSame(state.sourceServerId(control), sourceServerId,
+                        SourceIdentity.requireSame(recordedServerId, sourceServerId,
                             config.source().address(), saved.position());
                         source.requireFile(saved.position().coordinates());
                     }
@@ -308,7 +310,7 @@ public final class Applier {
                     log.info("no saved position for '{}': starting at {} (source.start: {})", config.name(), start,
                         config.source().start());
                 }
-                SourceIdentity.record(state, control, sourceServerId);
+                SourceIdentity.record(state, control, recordedServerId, sourceServerId);
                 status.positionLoaded(saved.position(), saved.sourceCommitMicros());
                 targetStarted = StaleSessions.serverStarted(control);
                 if (sourceEnd != null) {

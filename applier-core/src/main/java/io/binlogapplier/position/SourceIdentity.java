@@ -40,10 +40,13 @@ public final class SourceIdentity {
             + (gtids == null ? "<GTID position>" : gtids));
     }
 
-    /** Records the source's {@code server_id} (as text; nothing when unknown) with the position. */
-    public static void record(StateStore state, Connection c, String serverId) throws SQLException {
+    /**
+     * Records the source's {@code server_id} (as text; nothing when unknown) with the position, unless
+     * {@code recorded} (what the state row holds, null when nothing) is that already.
+     */
+    public static void record(StateStore state, Connection c, Long recorded, String serverId) throws SQLException {
         Long id = parse(serverId);
-        if (id != null && !id.equals(state.sourceServerId(c))) {
+        if (id != null && !id.equals(recorded)) {
             state.recordSourceServerId(c, id);
         }
     }
