@@ -222,7 +222,10 @@ class CommandsIT {
         assertThat(behind.line("behind")).contains(bytes + " bytes");
         assertThat(behind.line("lag")).contains("at most");
         assertThat(behindJson.text()).contains("\"caught_up\":false").contains("\"bytes_behind\":" + bytes)
-            .contains("\"applied_transactions\":2");
+            .contains("\"applied_transactions\":2").contains("\"resume_by\":\"file\",\"server_id\":1}")
+            .contains("\"source_changed\":false");
+        assertThat(behind.line("position")).contains("in server_id 1's binlog");
+        assertThat(behind.text()).doesNotContain("source changed");
 
         // a target not in UTC: the row's time was read in its zone and shown hours off, labelled UTC
         String written = java.time.Instant.ofEpochSecond(0).plusNanos(new java.math.BigDecimal(SERVERS.target()
@@ -369,6 +372,16 @@ class CommandsIT {
             assertThat(out.code()).isEqualTo(4);
             assertThat(out.line("start position")).contains(" FAIL ").contains("is server_id 1, but the saved position")
                 .contains("is in server_id 99's binlog").contains("point source back at server_id 99");
+            // status says the same without stopping anything: exit 0, a row of its own, a flag in the JSON
+            InProcessCli.Output status = InProcessCli.main("status", "--config", config("cli_setup", "current", null)
+                .toString());
+            assertThat(status.code()).as(status.text()).isZero();
+            assertThat(status.line("position")).contains("(resume by file), in server_id 99's binlog");
+            assertThat(status.line("source end")).contains(", server_id 1)");
+            assertThat(status.line("source changed")).contains("the saved file position is in server_id 99's binlog,"
+                + " but 127.0.0.1:" + SERVERS.source().port() + " is server_id 1: the next run stops with exit 19");
+            assertThat(InProcessCli.main("status", "--config", config("cli_setup", "current", null).toString(),
+                "--json").text()).contains("\"server_id\":99}", "\"source_changed\":true");
         } finally {
             SERVERS.target().execute("UPDATE binlog_applier.applier_position SET source_server_id = 1"
                 + " WHERE stream = 'cli_setup'");

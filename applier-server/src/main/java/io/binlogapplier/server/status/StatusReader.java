@@ -36,6 +36,7 @@ public final class StatusReader {
         String table = schema + "." + StateStore.TABLE;
         StateStore.Saved saved = null;
         Instant updatedAt = null;
+        Long savedServerId = null;
         RunTable.Process process = null;
         LastError lastError = null;
         String targetTls = null;
@@ -55,6 +56,7 @@ public final class StatusReader {
             if (row.isPresent()) {
                 saved = row.get();
                 updatedAt = updatedAt(c, schema, config.name());
+                savedServerId = store.sourceServerId(c);
             }
         } catch (SQLException e) {
             if (!VendorCode.ER_NO_SUCH_TABLE.is(e) && !VendorCode.ER_BAD_DB_ERROR.is(e)) {
@@ -67,12 +69,13 @@ public final class StatusReader {
         try (SourceInspector s = SourceInspector.connect(config.source())) {
             String gtids = s.variable(s.mariadb() ? "gtid_binlog_pos" : "gtid_executed");
             source = new StatusReport.Source(config.source().address(), s.currentPosition(),
-                gtids == null ? "" : gtids.replace("\n", ""), logs(s), s.tls());
+                gtids == null ? "" : gtids.replace("\n", ""), logs(s), s.tls(),
+                io.binlogapplier.position.SourceIdentity.parse(s.variable("server_id")));
         } catch (ApplierException e) {
             sourceFailure = e;
         }
         return new Reading(new StatusReport(config.name(), table, config.target().address(), saved, updatedAt, source,
-            clock.instant(), process, lastError, targetTls), sourceFailure);
+            clock.instant(), process, lastError, targetTls, savedServerId), sourceFailure);
     }
 
     private static Instant updatedAt(Connection c, String schema, String name) throws SQLException {

@@ -3,6 +3,7 @@ package io.binlogapplier.server.status;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.MariadbGtidPosition;
+import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.status.LastError;
 import io.binlogapplier.status.RunTable;
@@ -26,10 +27,19 @@ import java.util.Map;
  * @param saved the state row, or null when there is none ("never started")
  * @param updatedAt when the state row last changed (target clock), or null
  * @param source the source's side, or null when it could not be read
+ * @param savedServerId the source {@code server_id} recorded with the position (whose binlog a file position is
+ *     in), or null when none is recorded
  */
 public record StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
                            Source source, Instant now, RunTable.Process process, LastError lastError,
-                           String targetTls) {
+                           String targetTls, Long savedServerId) {
+
+    /** Without the recorded source {@code server_id}. */
+    public StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
+                        Source source, Instant now, RunTable.Process process, LastError lastError,
+                        String targetTls) {
+        this(name, stateTable, target, saved, updatedAt, source, now, process, lastError, targetTls, null);
+    }
 
     /** Without what {@code applier_run} says (no process seen, no error kept) and the target's TLS. */
     public StatusReport(String name, String stateTable, String target, StateStore.Saved saved, Instant updatedAt,
@@ -59,11 +69,27 @@ public record StatusReport(String name, String stateTable, String target, StateS
      * @param gtids the source's GTID position ({@code gtid_binlog_pos} / {@code gtid_executed}), may be empty
      * @param logs the source's binlog files and sizes, oldest first (null when it may not list them)
      * @param tls the TLS version and cipher of a session made as source.tls says ("" plain text, null unknown)
+     * @param serverId the source's {@code server_id}, or null when unknown
      */
-    public record Source(String address, BinlogCoordinates end, String gtids, List<BinlogFile> logs, String tls) {
+    public record Source(String address, BinlogCoordinates end, String gtids, List<BinlogFile> logs, String tls,
+                         Long serverId) {
         public Source(String address, BinlogCoordinates end, String gtids, List<BinlogFile> logs) {
-            this(address, end, gtids, logs, null);
+            this(address, end, gtids, logs, null, null);
         }
+
+        public Source(String address, BinlogCoordinates end, String gtids, List<BinlogFile> logs, String tls) {
+            this(address, end, gtids, logs, tls, null);
+        }
+    }
+
+    /**
+     * The next run resumes by file position from another server's binlog than the source's now (a failover
+     * behind its address): it stops with exit 19 ({@code SOURCE_CHANGED}) before applying anything.
+     */
+    public boolean sourceChanged() {
+        return saved != null && source != null && savedServerId != null && source.serverId() != null
+            && saved.position().resumeBy() == SourcePosition.ResumeBy.FILE
+            && !savedServerId.equals(source.serverId());
     }
 
     public record BinlogFile(String name, long size) {
@@ -160,7 +186,8 @@ public record StatusReport(String name, String stateTable, String target, StateS
         } else {
             rows.put("position", saved.position().coordinates() + (saved.position().gtids().isEmpty() ? ""
                 : ", gtid " + saved.position().gtids()) + " (resume by "
-                + saved.position().resumeBy().name().toLowerCase() + ")");
+                + saved.position().resumeBy().name().toLowerCase() + ")"
+                + (savedServerId == null ? "" : ", in server_id " + savedServerId + "'s binlog"));
             rows.put("pending", saved.pending() == null ? "none" : "a DDL or non-transactional transaction at "
                 + saved.pending().coordinates() + (saved.pending().gtids().isEmpty() ? ""
                 : " (gtid " + saved.pending().gtids() + ")") + " may be partly applied; the next run replays it"
@@ -173,7 +200,14 @@ public record StatusReport(String name, String stateTable, String target, StateS
         if (source != null) {
             rows.put("source tls", tlsText(source.tls()));
             rows.put("source end", source.end() + (source.gtids() == null || source.gtids().isBlank() ? ""
-                : ", gtid " + source.gtids().replace("\n", "")) + " (" + source.address() + ")");
+                : ", gtid " + source.gtids().replace("\n", "")) + " (" + source.address()
+                + (source.serverId() == null ? "" : ", server_id " + source.serverId()) + ")");
+        }
+        if (sourceChanged()) {
+            rows.put("source changed", "the saved file position is in server_id " + savedServerId + "'s binlog, but "
+                + source.address() + " is server_id " + source.serverId() + ": the next run stops with exit 19 and"
+                + " applies nothing; point source back at server_id " + savedServerId + ", or resume by GTID"
+                + " (set-position) if this server has the same history");
         }
         if (saved != null && source != null) {
             Long behind = bytesBehind();
@@ -219,14 +253,16 @@ public record StatusReport(String name, String stateTable, String target, StateS
         }
         if (saved != null) {
             f.add("\"position\":" + position(saved.position().coordinates(), saved.position().gtids(),
-                saved.position().resumeBy().name().toLowerCase()));
+                saved.position().resumeBy().name().toLowerCase(), savedServerId, true));
             f.add("\"pending\":" + (saved.pending() == null ? "null" : position(saved.pending().coordinates(),
-                saved.pending().gtids(), null)));
+                saved.pending().gtids(), null, null, false)));
             f.add(field("applied_transactions", saved.appliedTransactions()));
             f.add(field("last_commit", lastCommit() == null ? null : lastCommit().toString()));
         }
         if (source != null) {
-            f.add("\"source_end\":" + position(source.end(), source.gtids() == null ? "" : source.gtids(), null));
+            f.add("\"source_end\":" + position(source.end(), source.gtids() == null ? "" : source.gtids(), null,
+                source.serverId(), true));
+            f.add(field("source_changed", sourceChanged()));
         }
         f.add(field("target_encrypted", targetTls == null ? null : !targetTls.isEmpty()));
         f.add(field("target_tls", targetTls == null || targetTls.isEmpty() ? null : targetTls));
@@ -248,13 +284,18 @@ public record StatusReport(String name, String stateTable, String target, StateS
         return tls == null ? "unknown" : tls.isEmpty() ? "not encrypted" : "encrypted, " + tls;
     }
 
-    private static String position(BinlogCoordinates c, String gtids, String resumeBy) {
+    /** @param withServerId add {@code server_id} (the server whose binlog the file position is in; null: unknown) */
+    private static String position(BinlogCoordinates c, String gtids, String resumeBy, Long serverId,
+                                   boolean withServerId) {
         List<String> f = new ArrayList<>();
         f.add(field("file", c.file()));
         f.add(field("offset", c.offset()));
         f.add(field("gtid_set", gtids.replace("\n", "")));
         if (resumeBy != null) {
             f.add(field("resume_by", resumeBy));
+        }
+        if (withServerId) {
+            f.add(field("server_id", serverId));
         }
         return "{" + String.join(",", f) + "}";
     }

@@ -75,7 +75,8 @@ class StatusReportTest {
         assertThat(r.started()).isFalse();
         assertThat(r.text()).contains("never started");
         assertThat(r.json()).contains("\"started\":false").doesNotContain("\"position\"")
-            .contains("\"source_end\":{\"file\":\"mysql-bin.000003\",\"offset\":900,\"gtid_set\":\"0-1-12\"}")
+            .contains("\"source_end\":{\"file\":\"mysql-bin.000003\",\"offset\":900,\"gtid_set\":\"0-1-12\","
+                + "\"server_id\":null}")
             .contains("\"lag_seconds\":null");
     }
 
@@ -85,9 +86,42 @@ class StatusReportTest {
 
         assertThat(r.json()).startsWith("{\"name\":\"orders\",\"started\":true")
             .contains("\"position\":{\"file\":\"mysql-bin.000003\",\"offset\":400,\"gtid_set\":\"0-1-10\","
-                + "\"resume_by\":\"file\"}")
+                + "\"resume_by\":\"file\",\"server_id\":null}")
             .contains("\"pending\":null", "\"applied_transactions\":42", "\"caught_up\":false", "\"bytes_behind\":500",
                 "\"lag_seconds\":9.75", "\"last_commit\":\"2026-05-01T10:00:00.250Z\"");
         assertThat(StatusReport.quote("a\"b\\c\n")).isEqualTo("\"a\\\"b\\\\c\\n\"");
+    }
+
+    private static StatusReport withServerIds(SourcePosition.ResumeBy resumeBy, Long saved, Long now) {
+        StateStore.Saved row = new StateStore.Saved(new SourcePosition(new BinlogCoordinates("mysql-bin.000001", 856),
+            "0-1-3", resumeBy), null, 3, COMMIT_US);
+        return new StatusReport("orders", "binlog_applier.applier_position", "127.0.0.1:3308", row, null,
+            new StatusReport.Source("127.0.0.1:3307", new BinlogCoordinates("mysql-bin.000001", 3000), "0-7-42", LOGS,
+                "", now), NOW, null, null, null, saved);
+    }
+
+    @Test
+    void aFilePositionOfAnotherServerThanTheSourceIsShownAsTheStopTheNextRunMakes() {
+        StatusReport r = withServerIds(SourcePosition.ResumeBy.FILE, 1L, 7L);
+
+        assertThat(r.sourceChanged()).isTrue();
+        assertThat(r.text()).contains("(resume by file), in server_id 1's binlog")
+            .contains("(127.0.0.1:3307, server_id 7)")
+            .contains("source changed  the saved file position is in server_id 1's binlog, but 127.0.0.1:3307 is"
+                + " server_id 7: the next run stops with exit 19");
+        assertThat(r.json()).contains("\"resume_by\":\"file\",\"server_id\":1}")
+            .contains("\"gtid_set\":\"0-7-42\",\"server_id\":7}", "\"source_changed\":true");
+    }
+
+    @Test
+    void theSameServerAnUnknownOneOrAGtidResumeIsNoChange() {
+        assertThat(withServerIds(SourcePosition.ResumeBy.FILE, 1L, 1L).sourceChanged()).isFalse();
+        assertThat(withServerIds(SourcePosition.ResumeBy.FILE, null, 7L).sourceChanged()).isFalse();
+        assertThat(withServerIds(SourcePosition.ResumeBy.FILE, 1L, null).sourceChanged()).isFalse();
+        // a GTID resume is not bound to one server's files: the source refuses GTIDs it does not hold
+        StatusReport gtid = withServerIds(SourcePosition.ResumeBy.GTID, 1L, 7L);
+        assertThat(gtid.sourceChanged()).isFalse();
+        assertThat(gtid.text()).doesNotContain("source changed");
+        assertThat(gtid.json()).contains("\"source_changed\":false");
     }
 }
