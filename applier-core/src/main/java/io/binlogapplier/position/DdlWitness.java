@@ -71,7 +71,10 @@ public final class DdlWitness {
     /**
      * The words of a statement that may name a table: its identifiers, lower-cased. The digest covers only
      * the tables so named, so that DDL elsewhere on the target (another applier's stream, an application)
-     * meanwhile cannot pass for this one's.
+     * meanwhile cannot pass for this one's. Unlike {@code TableSchemaCache.invalidateAfter}, which splits
+     * the statement's raw bytes and needs only plain ASCII names (it forgets every other table anyway),
+     * this reads the decoded text and keeps letters of any script and {@code @} (the dictionary's
+     * {@code @XXXX} encoding), so that a table of such a name still matches.
      */
     public static java.util.Set<String> names(String sql) {
         java.util.Set<String> words = new java.util.TreeSet<>();
