@@ -21,7 +21,7 @@ public enum ExitCode {
     SOURCE_UNREACHABLE(10, true, "source server unreachable"),
     SOURCE_ACCESS_DENIED(11, false, "source server refused the user or password"),
     SOURCE_POSITION_UNAVAILABLE(12, false, "the start or saved position is no longer on the source"),
-    SOURCE_BINLOG_FORMAT(13, false, "source binlog_format is not ROW"),
+    SOURCE_BINLOG_FORMAT(13, false, "source binary logging is off or binlog_format is not ROW"),
     SOURCE_UNSUPPORTED(14, false, "the source sent something binlog-applier cannot apply"),
     SOURCE_PRIVILEGE(15, false, "the source user lacks a privilege"),
     SOURCE_SERVER_ID_IN_USE(16, false, "another replica of the source uses the same server_id"),

@@ -53,8 +53,9 @@ final class VerifyCommand implements Callable<Integer> {
         ApplierConfig cfg = ConfigFiles.load(config);
         VerifyConfig vc = cfg.verify();
         if (chunkRows != null) {
-            if (chunkRows < 10) {
-                throw new ApplierException(ExitCode.USAGE, "--chunk-rows must be 10 or more, not " + chunkRows);
+            if (chunkRows < 10 || chunkRows > 1_000_000) {
+                throw new ApplierException(ExitCode.USAGE, "--chunk-rows must be 10 to 1000000 (as verify.chunk_rows),"
+                    + " not " + chunkRows);
             }
             vc = vc.withChunkRows(chunkRows);
         }
