@@ -67,6 +67,11 @@
 #                   names a jar of BENCH_JARS
 #   IO_OURS         the binlog-applier contenders of the io_* workloads (default: no apply keys, and both
 #                   modes at 1, 4 and 16 workers with each method)
+#   IO_DIRECT       thread counts ("16 32"; default none) of a reference row for io_update_non_index and
+#                   io_write_only: sysbench's own load, as many transactions as the binlog holds, run
+#                   directly on a fresh target by that many client sessions: about what the target's disk
+#                   and buffer pool allow any replica (other random keys than the source's, so its target
+#                   is not compared: "n/a")
 #   BENCH_JARS      other builds to run as contenders, "NAME=PATH ..." (e.g. base=/tmp/base/binlog-applier.jar
 #                   and OURS="base@optimistic:4:binlog optimistic:4:binlog"); without BUILD@ a contender
 #                   runs the jar built from this tree
@@ -111,6 +116,7 @@ FLUSH=${FLUSH:-"2 1"}
 NATIVE=${NATIVE:-"0:conservative 4:conservative 8:conservative 16:conservative 4:optimistic 8:optimistic 16:optimistic"}
 # the configuration with no apply keys (what a user gets first), and each method at a few sizes
 OURS=${OURS:-"default:default:default conservative:4:sql optimistic:4:sql optimistic:1:binlog conservative:4:binlog optimistic:4:binlog optimistic:16:binlog"}
+IO_DIRECT=${IO_DIRECT:-}
 IO_OURS=${IO_OURS:-"default:default:default $(for m in conservative optimistic; do for w in 1 4 16; do
   printf '%s ' "$m:$w:sql" "$m:$w:binlog"; done; done)"}
 IO_TABLES=${IO_TABLES:-8}
@@ -264,6 +270,20 @@ run_native() { # run_native THREADS MODE -> seconds, or "timeout" / "error"
   case $r in -1) echo timeout ;; NULL) echo error ;; *) echo "$dt" ;; esac
 }
 
+run_direct() { # run_direct THREADS -> seconds: the io_* load itself, IO_TX transactions, on the target
+  local t0 rc=0; t0=$(now)
+  sysbench "oltp_${workload#io_}" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$TGT" --mysql-user=root \
+    --mysql-db=sbtest --tables="$IO_TABLES" --table-size="$IO_TABLE_SIZE" --rand-type=uniform --threads="$1" \
+    --events="$IO_TX" --time=0 run >"$WORK/direct.out" 2>&1 || rc=$?
+  local dt; dt=$(seconds_since "$t0")
+  if [ "$rc" != 0 ]; then
+    grep -i -m1 -E 'fatal|error' "$WORK/direct.out" >"$WORK/run.error" || echo "sysbench exit $rc" >"$WORK/run.error"
+    sed 's/^/   /' "$WORK/run.error" >&2
+    echo error; return
+  fi
+  echo "$dt"
+}
+
 ours_config() { # ours_config MODE WORKERS METHOD EXTRA -> bench.yml; "default" leaves a key out
   local keys=() apply kv
   [ "$1" = default ] || keys+=("mode: $1")
@@ -398,6 +418,7 @@ generate() { # generate WORKLOAD: writes the binlog on $SRC; sets LOAD (one line
       take_seed
       io_ratio sbtest
       "${sb[@]}" --threads="$IO_THREADS" --time="$IO_LOAD_SECONDS" run >"$OUT/sysbench-$1.txt" || load_failed "$1"
+      IO_TX=$(awk '/^ *transactions:/ { print $2; exit }' "$OUT/sysbench-$1.txt")
       LOAD="sysbench $script --rand-type=uniform, $IO_TABLES tables x $IO_TABLE_SIZE rows ($((IO_DATA >> 20)) MB,"
       LOAD+=" ${IO_RATIO}x the targets' innodb_buffer_pool_size=$IO_BUFFER_POOL, O_DIRECT; each target a copy of"
       LOAD+=" the source after prepare), $IO_THREADS threads, ${IO_LOAD_SECONDS}s"
@@ -510,6 +531,8 @@ measure_once() { # measure_once J RUN: one run of contender J
   if ! is_number "$r"; then
     C_V[j]=error
     [ -f "$WORK/run.error" ] && C_ERR[j]=$(cat "$WORK/run.error")
+  elif [ "$kind" = direct ]; then
+    C_V[j]=n/a # its own random keys: a target unlike the source by design
   elif [ "$(verify "$TGT")" != ok ]; then
     C_V[j]=DIFFERENT
     [ "$kind" = native ] || cp "$WORK/ours.log" "$OUT/different-$(date +%s%N).log"
@@ -622,6 +645,10 @@ for workload in $WORKLOADS; do
       name="native ${c##*:} ${c%%:*} threads"; [ "${c%%:*}" = 0 ] && name="native serial"
       plan "$name" native default "${c%%:*}" "${c##*:}"
     done
+    case $workload in
+      io_update_non_index|io_write_only)
+        for c in $IO_DIRECT; do plan "sysbench directly on the target with $c threads (not a replica)" direct default "$c"; done ;;
+    esac
     contenders=$OURS
     case $workload in io_*) contenders=$IO_OURS ;; esac
     for c in $contenders; do
