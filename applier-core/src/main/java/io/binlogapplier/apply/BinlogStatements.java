@@ -423,7 +423,8 @@ final class BinlogStatements {
     static ApplierException privilegeMissing(boolean mariadb, SQLException e) {
         return new ApplierException(ExitCode.TARGET_PRIVILEGE, "the target user may not run BINLOG statements ("
             + e.getMessage() + "), which apply.method binlog and tables with triggers on the target need (a"
-            + " trigger must not fire again for changes the source's trigger already made)"
+            + " trigger must not fire again for changes the source's trigger already made), as do system-versioned"
+            + " tables (their history's times) and tables with a long UNIQUE key (USING HASH)"
             + (mariadb ? "" : ", and rows whose JSON holds DECIMAL or date/time values (their exact type)") + ": "
             + io.binlogapplier.privilege.TargetPrivileges.binlogGrant(mariadb, "<target user>") + ", then restart", e);
     }

@@ -18,12 +18,30 @@ public final class ColumnMapping {
     private ColumnMapping() {
     }
 
+    /**
+     * As {@link #of}, for a table whose source rows carry hidden columns after the visible ones
+     * ({@link TableSchema#hiddenColumns}: system versioning's period columns, a long unique key's hash):
+     * the mapping of the visible columns only (as many as the target shows), for what reads a row's
+     * visible values (write-set keys, read-ahead). Other tables: {@link #of}.
+     */
+    public static int[] visible(TableMap map, TableSchema target) {
+        int shown = target.columns().size();
+        if (!target.hiddenColumns() || map.columnCount() <= shown) {
+            return of(map, target);
+        }
+        return mapping(map, target, shown);
+    }
+
     /** @return target column index per source column index */
     public static int[] of(TableMap map, TableSchema target) {
+        return mapping(map, target, map.columnCount());
+    }
+
+    /** The mapping of the source's first {@code n} columns. */
+    private static int[] mapping(TableMap map, TableSchema target, int n) {
         List<ColumnInfo> cols = target.columns();
-        int n = map.columnCount();
         int[] result = new int[n];
-        if (map.columnNames() != null && map.columnNames().size() == n) {
+        if (map.columnNames() != null && map.columnNames().size() == map.columnCount()) {
             Map<String, Integer> byName = new HashMap<>();
             for (ColumnInfo c : cols) {
                 byName.put(c.name().toLowerCase(Locale.ROOT), c.ordinal());
@@ -49,7 +67,8 @@ public final class ColumnMapping {
     /**
      * True when the source's columns are the target's first ones in the same order, as far as the
      * binlog tells: it names them ({@code binlog_row_metadata=FULL}) or not (then position is all
-     * there is, as for a native replica). Pure.
+     * there is, as for a native replica). The hidden columns of a system-versioned table or a long
+     * unique key come after every visible one, in the source's rows only. Pure.
      */
     public static boolean positional(TableMap map, TableSchema target) {
         List<String> names = map.columnNames();
@@ -57,10 +76,10 @@ public final class ColumnMapping {
             return true;
         }
         List<ColumnInfo> cols = target.columns();
-        if (names.size() > cols.size()) {
+        if (names.size() > cols.size() && !target.hiddenColumns()) {
             return false;
         }
-        for (int i = 0; i < names.size(); i++) {
+        for (int i = 0; i < Math.min(names.size(), cols.size()); i++) {
             if (!names.get(i).equalsIgnoreCase(cols.get(i).name())) {
                 return false;
             }

@@ -98,9 +98,16 @@ final class LeanImages {
         return keep;
     }
 
-    /** The source columns every before image must keep, or null when all images must stay whole. Pure. */
+    /**
+     * The source columns every before image must keep, or null when all images must stay whole: also
+     * when the source's rows have another number of columns than the target table shows (a
+     * system-versioned table's hidden period columns, of which the server's primary key holds the row
+     * end, and a long unique key's hidden hash column: cut to the visible key, a DELETE of a
+     * system-versioned row became a new current row) and for every system-versioned table. Pure.
+     */
     static BitSet keepColumns(TableMap map, TableSchema table) {
-        if (table.primaryKey().isEmpty() || !"InnoDB".equalsIgnoreCase(table.engine())) {
+        if (table.primaryKey().isEmpty() || !"InnoDB".equalsIgnoreCase(table.engine())
+            || map.columnCount() != table.columns().size() || table.systemVersioned()) {
             return null;
         }
         BitSet keep = new BitSet();

@@ -18,11 +18,24 @@ import java.util.List;
  *     leaves out (prefix, functional, long hash keys) included
  * @param indexes every B-tree index, unique or not, whose parts are whole columns (PRIMARY first): the
  *     index entries a row change reads and writes, which read-ahead fetches before the change
+ * @param systemVersioned MariaDB {@code WITH SYSTEM VERSIONING}: the server keeps each row's history, with
+ *     times ({@code ROW START}, {@code ROW END}) a source's rows event carries and SQL cannot set
+ * @param longUnique a UNIQUE key the server enforces through a hidden hash column ({@code USING HASH}, e.g.
+ *     on a TEXT column): a column the source's rows carry and {@code information_schema} does not show
  */
 public record TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,
                           List<KeyInfo> uniqueKeys, List<Integer> lookupKey, String engine, boolean transactional,
                           boolean hasTriggers, List<ForeignKey> foreignKeys, boolean referenced,
-                          int uniqueIndexCount, List<KeyInfo> indexes) {
+                          int uniqueIndexCount, List<KeyInfo> indexes, boolean systemVersioned, boolean longUnique) {
+
+    /** Neither system-versioned nor with a long unique key. */
+    public TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,
+                       List<KeyInfo> uniqueKeys, List<Integer> lookupKey, String engine, boolean transactional,
+                       boolean hasTriggers, List<ForeignKey> foreignKeys, boolean referenced,
+                       int uniqueIndexCount, List<KeyInfo> indexes) {
+        this(schema, table, columns, primaryKey, uniqueKeys, lookupKey, engine, transactional, hasTriggers,
+            foreignKeys, referenced, uniqueIndexCount, indexes, false, false);
+    }
 
     /** A table whose indexes are its usable unique keys. */
     public TableSchema(String schema, String table, List<ColumnInfo> columns, List<Integer> primaryKey,
@@ -81,6 +94,31 @@ public record TableSchema(String schema, String table, List<ColumnInfo> columns,
             return "parent of a foreign key";
         }
         return null;
+    }
+
+    /**
+     * Why this table's row changes must go as BINLOG statements, whatever the apply method, or null when
+     * SQL applies them as well: triggers on the target (SQL would fire them for changes the source's
+     * triggers already made), system versioning (SQL would write the target's own times into the rows'
+     * history, and cannot name its hidden period columns), a long unique key (its hidden hash column is in
+     * the source's rows but not in {@code information_schema}).
+     */
+    public String binlogOnlyReason() {
+        if (hasTriggers) {
+            return "has triggers on the target";
+        }
+        if (systemVersioned) {
+            return "is system-versioned";
+        }
+        if (longUnique) {
+            return "has a long UNIQUE key (USING HASH)";
+        }
+        return null;
+    }
+
+    /** The source's rows of this table carry columns {@code information_schema} does not show (after every visible one). */
+    public boolean hiddenColumns() {
+        return systemVersioned || longUnique;
     }
 
     /**

@@ -66,12 +66,14 @@ final class TableSchemaLoader {
      */
     static TableSchema load(Connection c, String schema, String table, ReferencedTables parents) throws SQLException {
         String engine = null;
+        boolean versioned = false;
         try (PreparedStatement ps = c.prepareStatement(TABLE)) {
             ps.setString(1, schema);
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     engine = rs.getString(1);
+                    versioned = "SYSTEM VERSIONED".equalsIgnoreCase(rs.getString(2));
                     if (!"BASE TABLE".equalsIgnoreCase(rs.getString(2))) {
                         engine = engine == null ? rs.getString(2) : engine;
                     }
@@ -101,11 +103,16 @@ final class TableSchemaLoader {
         }
         Map<String, Integer> byName = byName(columns);
         List<KeyPart> parts = new ArrayList<>();
+        boolean hashUnique = false;
         try (PreparedStatement ps = c.prepareStatement(KEYS)) {
             ps.setString(1, schema);
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                    // A unique HASH index outside MEMORY (whose indexes are hash tables) is a long unique key:
+                    // the server keeps a hidden hash column for it, which the source's rows carry.
+                    hashUnique |= rs.getInt(2) == 0 && "HASH".equalsIgnoreCase(rs.getString(6))
+                        && !"MEMORY".equalsIgnoreCase(engine) && !"HEAP".equalsIgnoreCase(engine);
                     parts.add(new KeyPart(rs.getString(1), rs.getInt(2) == 0, rs.getString(4), rs.getObject(5) != null,
                         "BTREE".equalsIgnoreCase(rs.getString(6))));
                 }
@@ -156,7 +163,8 @@ final class TableSchemaLoader {
         boolean transactional = e.equalsIgnoreCase("InnoDB") || e.equalsIgnoreCase("TokuDB")
             || e.equalsIgnoreCase("RocksDB") || e.equalsIgnoreCase("ndbcluster");
         return new TableSchema(schema, table, List.copyOf(columns), primary, List.copyOf(unique), lookup, e,
-            transactional, triggers, List.copyOf(foreign), referenced, uniqueIndexCount(parts), indexes(parts, columns));
+            transactional, triggers, List.copyOf(foreign), referenced, uniqueIndexCount(parts), indexes(parts, columns),
+            versioned, hashUnique);
     }
 
     /**

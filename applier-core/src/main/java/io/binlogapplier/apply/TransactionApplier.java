@@ -108,9 +108,10 @@ public final class TransactionApplier implements AutoCloseable {
                 // A table with triggers on the target goes as BINLOG statements: the triggers' effects on the
                 // source are already in the binlog as row changes of their own, so an INSERT/UPDATE/DELETE here
                 // would apply them twice; rows applied through a BINLOG statement fire no trigger (as with the
-                // native replica).
+                // native replica). So does a system-versioned table (a BINLOG statement keeps the source's
+                // history times) and one with a long unique key (its hidden hash column), see binlogOnlyReason.
                 if (!replay && r.body() != null && part.head().format() != null
-                    && (binlogMethod && !sqlOnly || table.hasTriggers() || mysqlTarget && opaqueJson(r))
+                    && (binlogMethod && !sqlOnly || table.binlogOnlyReason() != null || mysqlTarget && opaqueJson(r))
                     && inTargetOrder(r, table, where)) {
                     // Row statements written before it go first where their order can matter (see below).
                     rows.sendFor(table, table.linkedByForeignKeys());
@@ -173,10 +174,11 @@ public final class TransactionApplier implements AutoCloseable {
         if (ColumnMapping.positional(r.table(), table)) {
             return true;
         }
-        if (table.hasTriggers() || mysqlTarget && opaqueJson(r)) {
+        if (table.binlogOnlyReason() != null || mysqlTarget && opaqueJson(r)) {
             throw new ApplierException(ExitCode.TARGET_SCHEMA_MISMATCH, "target table " + table + " orders its"
                 + " columns differently from the source (" + r.table().columnNames() + ") and "
-                + (table.hasTriggers() ? "has triggers" : "holds JSON") + ", so its rows (" + where + ") can go"
+                + (table.binlogOnlyReason() != null ? table.binlogOnlyReason() : "holds JSON") + ", so its rows ("
+                + where + ") can go"
                 + " neither as BINLOG statements (applied by column position) nor as SQL: order its columns as on"
                 + " the source (SHOW CREATE TABLE on both), then restart");
         }

@@ -76,7 +76,7 @@ public final class WriteSets {
         private final List<ColumnInfo> targetColumns;
 
         public Keys(TableMap map, TableSchema t) {
-            int[] targetOf = ColumnMapping.of(map, t);
+            int[] targetOf = ColumnMapping.visible(map, t);
             sourceOf = new int[t.columns().size()];
             Arrays.fill(sourceOf, -1);
             for (int i = 0; i < targetOf.length; i++) {

@@ -80,7 +80,7 @@ public final class ProbeSet {
     public boolean add(Change.Rows rows, TableSchema table, int limit) {
         int[] targetOf;
         try {
-            targetOf = ColumnMapping.of(rows.table(), table);
+            targetOf = ColumnMapping.visible(rows.table(), table);
         } catch (ApplierException e) {
             return false; // the worker will report the mismatch
         }

@@ -58,6 +58,22 @@ class LeanImagesTest {
     }
 
     @Test
+    void sourceRowsWithColumnsTheTargetDoesNotShowKeepWholeImages() {
+        // system versioning's hidden ROW START and ROW END, a long unique key's hash: the source's rows have
+        // 3 columns here, the target shows 2; the server's key holds a hidden column
+        assertThat(LeanImages.keepColumns(map(null), table(List.of(A, B), List.of(0), "InnoDB"))).isNull();
+    }
+
+    @Test
+    void aSystemVersionedTableKeepsWholeImages() {
+        // explicit ROW START / ROW END columns: the counts agree, but the server's primary key holds ROW END
+        TableSchema versioned = new TableSchema("db", "t", List.of(A, B, C), List.of(0),
+            List.of(new TableSchema.KeyInfo("PRIMARY", List.of(0))), List.of(0), "InnoDB", true, false, List.of(),
+            false, 1, List.of(), true, false);
+        assertThat(LeanImages.keepColumns(map(null), versioned)).isNull();
+    }
+
+    @Test
     void anotherEngineKeepsWholeImages() {
         assertThat(LeanImages.keepColumns(map(null), table(List.of(A, B, C), List.of(0), "Aria"))).isNull();
     }

@@ -83,7 +83,9 @@ class CommandsIT {
         assertThat(saved.line("start position")).contains("saved position").contains("takes precedence");
         assertThat(saved.line("target write privileges")).contains("(cli)");
         assertThat(saved.line("source GTIDs")).as("MariaDB's default").contains(" WARN ").contains("gtid_strict_mode=OFF");
-        assertThat(saved.lines().get(saved.lines().size() - 1)).isEqualTo("18 checks: 16 PASS, 2 WARN, 0 FAIL");
+        assertThat(saved.line("target BINLOG for hidden columns")).contains(" PASS ")
+            .contains("no replicated table is system-versioned or has a long UNIQUE key");
+        assertThat(saved.lines().get(saved.lines().size() - 1)).isEqualTo("19 checks: 17 PASS, 2 WARN, 0 FAIL");
         assertThat(fresh.code()).as(fresh.text()).isZero();
         assertThat(fresh.line("target state table")).contains(" PASS ").contains("the first run creates it");
         assertThat(fresh.line("start position")).contains("no saved position").contains("source.start current");
@@ -343,6 +345,9 @@ class CommandsIT {
         SERVERS.target().execute("CREATE TABLE cli.trig_t (id INT PRIMARY KEY)",
             "CREATE TABLE cli.trig_log (id INT)",
             "CREATE TRIGGER cli.trig_t_ai AFTER INSERT ON cli.trig_t FOR EACH ROW INSERT INTO cli.trig_log VALUES (NEW.id)",
+            "CREATE TABLE cli.hist_t (id INT PRIMARY KEY) WITH SYSTEM VERSIONING",
+            "CREATE TABLE cli.hash_t (id INT PRIMARY KEY, t TEXT, UNIQUE KEY (t))",
+            "CREATE TABLE cli.mem_t (id INT, UNIQUE KEY (id)) ENGINE=MEMORY",
             "CREATE USER 'writer'@'%' IDENTIFIED BY 'writer'", "GRANT ALL PRIVILEGES ON cli.* TO 'writer'@'%'",
             "GRANT ALL PRIVILEGES ON binlog_applier.* TO 'writer'@'%'");
         try {
@@ -354,8 +359,14 @@ class CommandsIT {
             assertThat(writer.line("target BINLOG for trigger tables")).contains(" FAIL ").contains("cli.trig_t")
                 .contains("GRANT BINLOG REPLAY ON *.* TO 'writer'").doesNotContain("BINLOG_ADMIN");
             assertThat(writer.code()).isEqualTo(4);
+            // system versioning and a long unique key go as BINLOG statements too; a MEMORY table's HASH key is no long key
+            assertThat(root.line("target BINLOG for hidden columns")).contains(" PASS ").contains("2 system-versioned"
+                + " tables or tables with a long UNIQUE key (cli.hash_t, cli.hist_t)");
+            assertThat(writer.line("target BINLOG for hidden columns")).contains(" FAIL ").contains("cli.hist_t")
+                .contains("GRANT BINLOG REPLAY ON *.* TO 'writer'");
         } finally {
-            SERVERS.target().execute("DROP USER 'writer'@'%'", "DROP TABLE cli.trig_t, cli.trig_log");
+            SERVERS.target().execute("DROP USER 'writer'@'%'", "DROP TABLE cli.trig_t, cli.trig_log",
+                "DROP TABLE cli.hist_t, cli.hash_t, cli.mem_t");
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.Optional;
  */
 final class MysqlRows {
     static final String TRIGGERS = "target BINLOG for trigger tables";
+    static final String HIDDEN = "target BINLOG for hidden columns";
     static final String JSON = "target JSON value types";
     static final String SESSION = "target session variables";
     static final String SECURE_TRANSPORT = "source require_secure_transport";
@@ -46,6 +47,25 @@ final class MysqlRows {
             triggerTables.subList(0, Math.min(5, triggerTables.size()))) + (triggerTables.size() > 5 ? ", …" : "")
             + ") are applied with BINLOG statements so their triggers do not fire twice";
         return Optional.of(binlogPrivilege(TRIGGERS, target, grants, grantsProblem, user, tables, true));
+    }
+
+    /**
+     * MariaDB target: system-versioned tables and tables with a long unique key (a hidden column each)
+     * go as BINLOG statements under every method (SQL would set the history's times itself, and cannot
+     * name the hidden columns the source's rows carry).
+     */
+    static Optional<CheckResult> hiddenColumnTables(ApplyMethod method, ServerVersion target, Grants grants,
+                                                    String grantsProblem, String user, List<String> tables) {
+        if (method == ApplyMethod.BINLOG || target == null || !target.mariadb()) {
+            return Optional.empty();
+        }
+        if (tables.isEmpty()) {
+            return Optional.of(CheckResult.pass(HIDDEN, "no replicated table is system-versioned or has a long UNIQUE key"));
+        }
+        String what = tables.size() + " system-versioned tables or tables with a long UNIQUE key (" + String.join(", ",
+            tables.subList(0, Math.min(5, tables.size()))) + (tables.size() > 5 ? ", …" : "") + ") are applied with"
+            + " BINLOG statements, which keep the source's history times and hidden hash columns";
+        return Optional.of(binlogPrivilege(HIDDEN, target, grants, grantsProblem, user, what, true));
     }
 
     /**

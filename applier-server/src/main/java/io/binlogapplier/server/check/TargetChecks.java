@@ -341,6 +341,16 @@ final class TargetChecks {
             + " FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA" + notSystem
             + " ORDER BY 1", config.target().stateSchema());
         MysqlRows.triggerTables(method, t, grants, grantsProblem, user, triggerTables).ifPresent(out::add);
+        if (mariadb && method != ApplyMethod.BINLOG) {
+            List<String> hidden = query("SELECT CONCAT(TABLE_SCHEMA, '.', TABLE_NAME) FROM information_schema.TABLES"
+                + " WHERE TABLE_TYPE = 'SYSTEM VERSIONED' AND TABLE_SCHEMA" + notSystem
+                + " UNION SELECT CONCAT(s.TABLE_SCHEMA, '.', s.TABLE_NAME) FROM information_schema.STATISTICS s"
+                + " JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = s.TABLE_SCHEMA AND t.TABLE_NAME = s.TABLE_NAME"
+                + " WHERE s.NON_UNIQUE = 0 AND s.INDEX_TYPE = 'HASH' AND t.ENGINE NOT IN ('MEMORY', 'HEAP')"
+                + " AND s.TABLE_SCHEMA" + notSystem + " ORDER BY 1", config.target().stateSchema(),
+                config.target().stateSchema());
+            MysqlRows.hiddenColumnTables(method, t, grants, grantsProblem, user, hidden).ifPresent(out::add);
+        }
         if (!mariadb) {
             long json = Long.parseLong(query("SELECT COUNT(*) FROM information_schema.COLUMNS WHERE DATA_TYPE = 'json'"
                 + " AND TABLE_SCHEMA" + notSystem, config.target().stateSchema()).get(0));
