@@ -443,11 +443,15 @@ final class ApplyWorker implements EventHandler<RingSlot> {
             log.warn("a BINLOG statement of unit {} failed with 'Unknown error'; applying that unit as SQL",
                 d.unitId());
         } else {
-            // The message is what the unit would fail with; a net effect or batch that merely reordered rows (a
-            // unique value moving between rows) applies in source order without it, so say it may be no conflict.
-            log.info("unit {} met what may be a data conflict ({}); applying it again as SQL, in source order: that"
-                + " either applies it or names the row and the transaction", d.unitId(),
-                redo.conflict().getMessage());
+            // A net effect or batch that merely reordered rows (a unique value moving between rows, a row a cascade
+            // removed and the source inserted again) applies in source order without it, so it may be no conflict:
+            // the cause only, not the advice to repair the target that a real conflict gets.
+            Throwable cause = redo.conflict().getCause();
+            log.info("unit {} met a duplicate or missing row ({}), which applying its rows grouped rather than in"
+                + " source order can cause; applying it again as SQL, in source order: that either applies it (the"
+                + " target is then as it should be) or names the row and the transaction", d.unitId(),
+                cause instanceof SQLException e ? io.binlogapplier.errors.Messages.withCode(e)
+                    : io.binlogapplier.errors.Messages.firstLine(redo.conflict()));
         }
         rollback();
         ctx.metrics().retried(RetryPolicy.REDONE_AS_SQL);
