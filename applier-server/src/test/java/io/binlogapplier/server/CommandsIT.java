@@ -371,6 +371,29 @@ class CommandsIT {
     }
 
     @Test
+    @Order(97)
+    void checkLooksForTheSchemasTheFilterAppliesUnderTheirTargetNames() {
+        // a source schema the target lacks: a warning without a filter, none when the filter leaves it out, and a
+        // renamed schema is looked for under its target name
+        SERVERS.source().execute("SET SESSION sql_log_bin = 0", "CREATE DATABASE only_src", "CREATE DATABASE ren_src");
+        SERVERS.target().execute("CREATE DATABASE ren_dst");
+        try {
+            assertThat(check(config("cli_setup", "current", null)).line("schemas on both servers")).contains(" WARN ")
+                .contains("only_src");
+            InProcessCli.Output filtered = check(config("cli_setup", "current",
+                "filter:\n  include: [\"cli.*\", \"ren_src.*\"]\n  rename: {ren_src: ren_dst}\n"));
+            assertThat(filtered.line("schemas on both servers")).contains(" PASS ").contains("and the filter applies");
+            SERVERS.target().execute("DROP DATABASE ren_dst");
+            assertThat(check(config("cli_setup", "current",
+                "filter:\n  include: [\"cli.*\", \"ren_src.*\"]\n  rename: {ren_src: ren_dst}\n"))
+                .line("schemas on both servers")).contains(" WARN ").contains("ren_dst").doesNotContain("only_src");
+        } finally {
+            SERVERS.source().execute("SET SESSION sql_log_bin = 0", "DROP DATABASE only_src", "DROP DATABASE ren_src");
+            SERVERS.target().execute("DROP DATABASE IF EXISTS ren_dst");
+        }
+    }
+
+    @Test
     @Order(98)
     void checkFailsWhenTheSavedFilePositionIsOfAnotherServer() {
         // The setup run recorded the source (server_id 1) with its position; as if it had been server 99's.

@@ -170,15 +170,27 @@ final class TargetChecks {
             out.add(privileges("target DDL privileges", schemas, DDL, false));
         }
         if (sourceSchemas != null) {
+            // only the schemas the filter applies, under the names filter.rename gives them on the target
+            io.binlogapplier.filter.ReplicationFilter filter = new io.binlogapplier.filter.ReplicationFilter(
+                config.filter(), config.target().stateSchema());
             List<String> absent = new ArrayList<>();
             for (String s : sourceSchemas) {
-                if (!SYSTEM_SCHEMAS.contains(s.toLowerCase(Locale.ROOT)) && !schemas.contains(s)
-                    && !s.equals(config.target().stateSchema())) {
-                    absent.add(s);
+                if (SYSTEM_SCHEMAS.contains(s.toLowerCase(Locale.ROOT)) || !filter.replicatesSchema(s)) {
+                    continue;
+                }
+                String there;
+                try {
+                    there = filter.target(s);
+                } catch (io.binlogapplier.ApplierException e) {
+                    there = s; // a rename that mixes two schemas: the configuration's own error, at run
+                }
+                if (!schemas.contains(there) && !there.equals(config.target().stateSchema())) {
+                    absent.add(there);
                 }
             }
             out.add(absent.isEmpty() ? CheckResult.pass("schemas on both servers", "every schema of the source the"
-                + " source user can see is on the target")
+                + " source user can see" + (config.filter().include().isEmpty() && config.filter().exclude().isEmpty()
+                ? "" : " and the filter applies") + " is on the target")
                 : CheckResult.warn("schemas on both servers", "the target lacks " + quoteAll(absent) + ": a change to"
                 + " them stops the applier; create them on the target from a copy of the source"));
         }
