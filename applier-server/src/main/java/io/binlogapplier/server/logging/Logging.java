@@ -34,6 +34,10 @@ public final class Logging {
         // "Connection … marked as broken" comes with the driver's whole stack trace for every lost
         // target connection; the applier reports the loss itself, in one line.
         "com.zaxxer.hikari.pool.ProxyConnection", "error",
+        // "Failed to validate connection … Possibly consider using a shorter maxLifetime value" for each pooled
+        // connection a target restart left dead (eight lines seen in one restart): the pool replaces them, the
+        // applier reports the outage itself, and the maxLifetime advice does not apply.
+        "com.zaxxer.hikari.pool.PoolBase", "error",
         "com.github.shyiko", "warn",
         // The binlog client logs under its class's name, and the applier's subclass of it is ours: its
         // "Database version: 5.5.5-10.11… (major=5, minor=5, …)" misreads a MariaDB, and its "Connected

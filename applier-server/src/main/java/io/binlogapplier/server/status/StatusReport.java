@@ -188,9 +188,12 @@ public record StatusReport(String name, String stateTable, String target, StateS
                 : ", gtid " + saved.position().gtids()) + " (resume by "
                 + saved.position().resumeBy().name().toLowerCase() + ")"
                 + (savedServerId == null ? "" : ", in server_id " + savedServerId + "'s binlog"));
-            rows.put("pending", saved.pending() == null ? "none" : "a DDL or non-transactional transaction at "
+            // pending: a DDL or non-transactional transaction (it may be partly applied), or one too large to be
+            // known whole before it starts (read in parts: it may hold either, so it is recorded the same way)
+            rows.put("pending", saved.pending() == null ? "none" : "the transaction at "
                 + saved.pending().coordinates() + (saved.pending().gtids().isEmpty() ? ""
-                : " (gtid " + saved.pending().gtids() + ")") + " may be partly applied; the next run replays it"
+                : " (gtid " + saved.pending().gtids() + ")") + " was being applied (a DDL or non-transactional one may"
+                + " be partly applied; a large one read in parts is recorded the same way); the next run replays it"
                 + " idempotently");
             rows.put("applied", saved.appliedTransactions() + " transactions");
             Instant last = lastCommit();
