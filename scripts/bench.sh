@@ -69,9 +69,9 @@
 #                   modes at 1, 4 and 16 workers with each method)
 #   IO_DIRECT       thread counts ("16 32"; default none) of a reference row for io_update_non_index and
 #                   io_write_only: sysbench's own load, as many transactions as the binlog holds, run
-#                   directly on a fresh target by that many client sessions: about what the target's disk
-#                   and buffer pool allow any replica (other random keys than the source's, so its target
-#                   is not compared: "n/a")
+#                   directly on a fresh target by that many client sessions, one commit per transaction:
+#                   about the best a replica that commits each transaction on its own can do (other random
+#                   keys than the source's, so its target is not compared: "n/a")
 #   BENCH_JARS      other builds to run as contenders, "NAME=PATH ..." (e.g. base=/tmp/base/binlog-applier.jar
 #                   and OURS="base@optimistic:4:binlog optimistic:4:binlog"); without BUILD@ a contender
 #                   runs the jar built from this tree

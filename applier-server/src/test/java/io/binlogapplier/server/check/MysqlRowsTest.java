@@ -47,6 +47,22 @@ class MysqlRowsTest {
     }
 
     @Test
+    void versionedAndLongUniqueTablesOfAMariadbTargetNeedBinlogReplayUnlessTheMethodIsBinlog() {
+        List<String> tables = List.of("shop.history", "shop.notes");
+        CheckResult fail = MysqlRows.hiddenColumnTables(ApplyMethod.SQL, MARIADB, grants(), null, USER, tables).get();
+        assertThat(fail.verdict()).isEqualTo(CheckResult.Verdict.FAIL);
+        assertThat(fail.detail()).contains("2 system-versioned tables or tables with a long UNIQUE key"
+            + " (shop.history, shop.notes)").contains("BINLOG REPLAY");
+        assertThat(verdict(MysqlRows.hiddenColumnTables(ApplyMethod.AUTO, MARIADB, grants("BINLOG REPLAY"), null, USER,
+            tables))).isEqualTo(CheckResult.Verdict.PASS);
+        assertThat(verdict(MysqlRows.hiddenColumnTables(ApplyMethod.SQL, MARIADB, grants(), null, USER, List.of())))
+            .isEqualTo(CheckResult.Verdict.PASS);
+        // binlog applies every table that way already (its own row checks the privilege); MySQL has neither kind
+        assertThat(MysqlRows.hiddenColumnTables(ApplyMethod.BINLOG, MARIADB, grants(), null, USER, tables)).isEmpty();
+        assertThat(MysqlRows.hiddenColumnTables(ApplyMethod.SQL, MYSQL84, grants(), null, USER, tables)).isEmpty();
+    }
+
+    @Test
     void jsonColumnsOnAMysqlTargetWarnWithoutABinlogPrivilege() {
         assertThat(verdict(MysqlRows.jsonColumns(ApplyMethod.SQL, MYSQL84, grants(), null, USER, 3)))
             .isEqualTo(CheckResult.Verdict.WARN);
