@@ -155,7 +155,9 @@ public final class EventConverter {
                     "set binlog_format=ROW for every session on the source (SET GLOBAL binlog_format=ROW and reconnect clients)");
             case XA_PREPARE:
                 return new BinlogEvent.Unsupported(h, "an XA PREPARE (XA transactions)",
-                    "finish XA transactions on the source before this position, or use the native replica for them");
+                    "binlog-applier does not apply XA transactions, committed or not: let the native replica apply this part"
+                        + " of the binlog (handback, then adopt: docs/migration.md), or set-position past it if the target must"
+                        + " not have it");
             case PARTIAL_UPDATE_ROWS:
                 return new BinlogEvent.Unsupported(h, "a partial JSON update (binlog_row_value_options=PARTIAL_JSON)",
                     "set binlog_row_value_options='' on the source");

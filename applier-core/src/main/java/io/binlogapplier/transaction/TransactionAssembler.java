@@ -199,7 +199,9 @@ public final class TransactionAssembler {
             }
             case XA -> throw new ApplierException(ExitCode.SOURCE_UNSUPPORTED, "the source sent an XA statement at "
                 + new BinlogCoordinates(file, q.header().nextPosition())
-                + ", which binlog-applier cannot apply: finish XA transactions on the source before this position");
+                + ", which binlog-applier cannot apply (it does not apply XA transactions, committed or not): let the native"
+                + " replica apply this part of the binlog (handback, then adopt: docs/migration.md), or set-position past"
+                + " it if the target must not have it");
             default -> {
                 if (state == State.IDLE) {
                     // A statement on its own, without GTID (sources without GTIDs log DDL like this).
