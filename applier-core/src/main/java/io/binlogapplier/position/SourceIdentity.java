@@ -25,9 +25,14 @@ public final class SourceIdentity {
      */
     public static void requireSame(Long saved, String now, String address, SourcePosition position) {
         Long current = parse(now);
-        if (saved != null && current != null && !saved.equals(current)) {
+        if (differs(saved, current)) {
             throw changed(address, current, saved, position);
         }
+    }
+
+    /** Both {@code server_id}s are known and they differ: a file position of {@code saved} is not {@code now}'s. */
+    public static boolean differs(Long saved, Long now) {
+        return saved != null && now != null && !saved.equals(now);
     }
 
     /** The error for a source at {@code address} that is server {@code now}, where {@code position} is of {@code saved}. */

@@ -412,8 +412,9 @@ class CommandsIT {
             assertThat(status.code()).as(status.text()).isZero();
             assertThat(status.line("position")).contains("(resume by file), in server_id 99's binlog");
             assertThat(status.line("source end")).contains(", server_id 1)");
-            assertThat(status.line("source changed")).contains("the saved file position is in server_id 99's binlog,"
-                + " but 127.0.0.1:" + SERVERS.source().port() + " is server_id 1: the next run stops with exit 19");
+            assertThat(status.line("source changed")).contains("the next run stops with exit 19 and applies nothing:"
+                + " source 127.0.0.1:" + SERVERS.source().port() + " is server_id 1, but the saved position")
+                .contains("is in server_id 99's binlog");
             assertThat(InProcessCli.main("status", "--config", config("cli_setup", "current", null).toString(),
                 "--json").text()).contains("\"server_id\":99}", "\"source_changed\":true");
         } finally {

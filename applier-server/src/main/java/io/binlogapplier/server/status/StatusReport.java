@@ -3,6 +3,7 @@ package io.binlogapplier.server.status;
 import io.binlogapplier.position.BinlogCoordinates;
 import io.binlogapplier.position.GtidGoal;
 import io.binlogapplier.position.MariadbGtidPosition;
+import io.binlogapplier.position.SourceIdentity;
 import io.binlogapplier.position.SourcePosition;
 import io.binlogapplier.position.StateStore;
 import io.binlogapplier.status.LastError;
@@ -87,9 +88,8 @@ public record StatusReport(String name, String stateTable, String target, StateS
      * behind its address): it stops with exit 19 ({@code SOURCE_CHANGED}) before applying anything.
      */
     public boolean sourceChanged() {
-        return saved != null && source != null && savedServerId != null && source.serverId() != null
-            && saved.position().resumeBy() == SourcePosition.ResumeBy.FILE
-            && !savedServerId.equals(source.serverId());
+        return saved != null && source != null && saved.position().resumeBy() == SourcePosition.ResumeBy.FILE
+            && SourceIdentity.differs(savedServerId, source.serverId());
     }
 
     public record BinlogFile(String name, long size) {
@@ -207,10 +207,9 @@ public record StatusReport(String name, String stateTable, String target, StateS
                 + (source.serverId() == null ? "" : ", server_id " + source.serverId()) + ")");
         }
         if (sourceChanged()) {
-            rows.put("source changed", "the saved file position is in server_id " + savedServerId + "'s binlog, but "
-                + source.address() + " is server_id " + source.serverId() + ": the next run stops with exit 19 and"
-                + " applies nothing; point source back at server_id " + savedServerId + ", or resume by GTID"
-                + " (set-position) if this server has the same history");
+            // the message the run would stop with, so that the two never say different things
+            rows.put("source changed", "the next run stops with exit 19 and applies nothing: " + SourceIdentity.changed(
+                source.address(), source.serverId(), savedServerId, saved.position()).getMessage());
         }
         if (saved != null && source != null) {
             Long behind = bytesBehind();

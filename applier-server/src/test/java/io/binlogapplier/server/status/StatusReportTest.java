@@ -107,8 +107,8 @@ class StatusReportTest {
         assertThat(r.sourceChanged()).isTrue();
         assertThat(r.text()).contains("(resume by file), in server_id 1's binlog")
             .contains("(127.0.0.1:3307, server_id 7)")
-            .contains("source changed  the saved file position is in server_id 1's binlog, but 127.0.0.1:3307 is"
-                + " server_id 7: the next run stops with exit 19");
+            .contains("source changed  the next run stops with exit 19 and applies nothing: source 127.0.0.1:3307 is"
+                + " server_id 7, but the saved position mysql-bin.000001:856 is in server_id 1's binlog");
         assertThat(r.json()).contains("\"resume_by\":\"file\",\"server_id\":1}")
             .contains("\"gtid_set\":\"0-7-42\",\"server_id\":7}", "\"source_changed\":true");
     }
